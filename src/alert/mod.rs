@@ -1,0 +1,1 @@
+//! `alert`: not implemented yet (stub; the owning issue replaces this).

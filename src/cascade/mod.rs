@@ -1,0 +1,1 @@
+//! `cascade`: not implemented yet (stub; the owning issue replaces this).

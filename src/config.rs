@@ -1,0 +1,348 @@
+//! The user's configuration (`.src/config.yaml`): what is in scope, how names are made, limits.
+//!
+//! Owns parsing and validation only. Invariant: a missing file means the built-in defaults; a
+//! file that sets some keys keeps the defaults for the others; unknown keys warn, invalid YAML or
+//! values fail with the file, the line and what was expected.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct Config {
+    pub scope: Scope,
+    pub names: Names,
+    pub limits: Limits,
+    pub alerts: Alerts,
+    pub impact: ImpactCfg,
+    pub hotspot: Hotspot,
+    pub map: MapCfg,
+    pub retention: Retention,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct Scope {
+    /// Globs relative to the root, gitignore-style.
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct Names {
+    /// A stem shorter than this is no name.
+    pub min_stem_len: usize,
+    /// Stems that say nothing about which file is meant.
+    pub stoplist: Vec<String>,
+    /// Basenames borne by many files by convention; such a file is known by its parent instead.
+    pub generic: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct Limits {
+    pub max_file_bytes: u64,
+    /// How long a hook may wait for the database before it spills.
+    pub hook_budget_ms: u64,
+    /// Time budget of a live scan when the index is missing.
+    pub live_scan_budget_ms: u64,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Delivery {
+    /// Store the alert; a lead-side hook (`src hook deliver`) prints it to the main conversation.
+    Lead,
+    /// Print the alert from the SubagentStop hook itself (reaches the subagent in current clients).
+    SubagentStop,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct Alerts {
+    pub delivery: Delivery,
+    pub implementer_types: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct ImpactCfg {
+    pub max_changed_files: usize,
+    pub max_direct_per_file: usize,
+    /// A file mentioned by at least this many dependents is called out as a hub.
+    pub hub_threshold: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct Hotspot {
+    pub high_refd_by: usize,
+    pub medium_refd_by: usize,
+    /// A file changed in this many most recent sessions is `high`.
+    pub recent_sessions: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct MapCfg {
+    pub path: String,
+    pub max_lines: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct Retention {
+    pub days: u32,
+}
+
+impl Default for Scope {
+    fn default() -> Self {
+        // The seed's phase-1 scope, generalised: the whole `.claude/` tree and a root CLAUDE.md.
+        Scope {
+            include: vec![".claude/**".into(), "/CLAUDE.md".into()],
+            exclude: vec![
+                ".claude/agent-memory/**".into(),
+                ".claude/agent-memory-local/**".into(),
+                ".claude/projects/*/memory/cc-reference/**".into(),
+            ],
+        }
+    }
+}
+
+impl Default for Names {
+    fn default() -> Self {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect();
+        Names {
+            min_stem_len: 4,
+            stoplist: s(&[
+                "README", "readme", "index", "main", "mod", "lib", "config", "utils", "util",
+                "test", "tests", "SKILL", "CLAUDE", "AGENTS", "init", "__init__", "__main__",
+                "setup", "settings", "common", "types", "helpers", "default", "package", "LICENSE",
+                "Makefile",
+            ]),
+            generic: s(&[
+                "SKILL.md",
+                "README.md",
+                "README",
+                "readme.md",
+                "CLAUDE.md",
+                "AGENTS.md",
+                "index.md",
+                "index.js",
+                "index.ts",
+                "index.html",
+                "mod.rs",
+                "lib.rs",
+                "main.rs",
+                "__init__.py",
+                "__main__.py",
+                "package.json",
+                "plugin.json",
+                "hooks.json",
+                "LICENSE",
+                "Makefile",
+                "Cargo.toml",
+                "config.yaml",
+                "config.json",
+            ]),
+        }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_bytes: 1024 * 1024,
+            hook_budget_ms: 250,
+            live_scan_budget_ms: 10_000,
+        }
+    }
+}
+
+impl Default for Alerts {
+    fn default() -> Self {
+        Alerts {
+            delivery: Delivery::Lead,
+            implementer_types: vec!["implementer".into()],
+        }
+    }
+}
+
+impl Default for ImpactCfg {
+    fn default() -> Self {
+        ImpactCfg {
+            max_changed_files: 50,
+            max_direct_per_file: 30,
+            hub_threshold: 20,
+        }
+    }
+}
+
+impl Default for Hotspot {
+    fn default() -> Self {
+        Hotspot {
+            high_refd_by: 10,
+            medium_refd_by: 4,
+            recent_sessions: 3,
+        }
+    }
+}
+
+impl Default for MapCfg {
+    fn default() -> Self {
+        MapCfg {
+            path: ".claude/agent-memory/analyst/codebase-map.md".into(),
+            max_lines: 300,
+        }
+    }
+}
+
+impl Default for Retention {
+    fn default() -> Self {
+        Retention { days: 30 }
+    }
+}
+
+/// A configuration and the warnings its loading produced (unknown keys).
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub config: Config,
+    pub warnings: Vec<String>,
+}
+
+/// Loads `path`, or the defaults when it does not exist.
+pub fn load(path: &Path) -> Result<Loaded> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Loaded {
+                config: Config::default(),
+                warnings: Vec::new(),
+            })
+        }
+        Err(e) => return Err(e).with_context(|| format!("reading config {}", path.display())),
+    };
+    parse(&text, &path.display().to_string())
+}
+
+/// Parses config text; `origin` names the file in messages.
+pub fn parse(text: &str, origin: &str) -> Result<Loaded> {
+    if text.trim().is_empty() {
+        return Ok(Loaded {
+            config: Config::default(),
+            warnings: Vec::new(),
+        });
+    }
+    let mut warnings = Vec::new();
+    let de = serde_yaml::Deserializer::from_str(text);
+    let config: Config = serde_ignored::deserialize(de, |p| {
+        warnings.push(format!("{origin}: unknown key `{p}` ignored"));
+    })
+    .map_err(|e| {
+        let at = e
+            .location()
+            .map(|l| format!("{}:{}", l.line(), l.column()))
+            .unwrap_or_else(|| "?".into());
+        anyhow::anyhow!("{origin}:{at}: invalid config: {e}")
+    })?;
+    validate(&config).map_err(|msg| anyhow::anyhow!("{origin}: invalid config: {msg}"))?;
+    Ok(Loaded { config, warnings })
+}
+
+fn validate(c: &Config) -> std::result::Result<(), String> {
+    for (key, globs) in [
+        ("scope.include", &c.scope.include),
+        ("scope.exclude", &c.scope.exclude),
+    ] {
+        for g in globs.iter() {
+            globset::Glob::new(g.trim_start_matches('/'))
+                .map_err(|e| format!("{key}: `{g}` is not a valid glob ({e})"))?;
+        }
+    }
+    if c.scope.include.is_empty() {
+        return Err("scope.include: expected at least one glob".into());
+    }
+    if c.names.min_stem_len == 0 {
+        return Err("names.min_stem_len: expected a whole number of at least 1".into());
+    }
+    if c.limits.max_file_bytes == 0 {
+        return Err("limits.max_file_bytes: expected a positive number of bytes".into());
+    }
+    if c.hotspot.medium_refd_by > c.hotspot.high_refd_by {
+        return Err(
+            "hotspot.medium_refd_by: expected a value no larger than hotspot.high_refd_by".into(),
+        );
+    }
+    Ok(())
+}
+
+/// The commented default config that `src init` writes.
+pub fn default_yaml() -> String {
+    let body = serde_yaml::to_string(&Config::default()).unwrap_or_default();
+    format!(
+        "# src configuration. Every key is optional: a key left out keeps its default.\n\
+         # scope: globs relative to the project root, gitignore-style (include, then exclude).\n\
+         # names: how files are known (min_stem_len, stoplist of stems, generic basenames).\n\
+         # limits: max_file_bytes to read; hook_budget_ms before a hook spills to the journal.\n\
+         # alerts.delivery: lead (a lead-side hook delivers) or subagent-stop (print at once).\n\
+         # impact: seed limits (50 changed files, 30 DIRECT per file) and the hub threshold.\n\
+         # hotspot: refd_by thresholds for high/medium, and recent sessions counted as high.\n\
+         # map: where `src export-map` writes and its line limit (0 = none).\n\
+         # retention.days: events, alerts and hook runs older than this are pruned by `src gc`.\n\
+         {body}"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_config_keeps_other_defaults() -> Result<()> {
+        let l = parse("scope:\n  include: [\"**/*.py\"]\n", "c.yaml")?;
+        assert_eq!(l.config.scope.include, vec!["**/*.py".to_string()]);
+        assert_eq!(l.config.scope.exclude, Scope::default().exclude);
+        assert_eq!(l.config.names.min_stem_len, 4);
+        Ok(())
+    }
+
+    #[test]
+    fn unknown_keys_warn() -> Result<()> {
+        let l = parse("names:\n  min_stem_len: 5\n  colour: red\n", "c.yaml")?;
+        assert_eq!(l.config.names.min_stem_len, 5);
+        assert!(
+            l.warnings.iter().any(|w| w.contains("names.colour")),
+            "{:?}",
+            l.warnings
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn bad_value_names_file_and_line() {
+        let err = parse("names:\n  min_stem_len: lots\n", "c.yaml")
+            .err()
+            .map(|e| e.to_string());
+        let err = err.unwrap_or_default();
+        assert!(err.starts_with("c.yaml:2:"), "{err}");
+    }
+
+    #[test]
+    fn bad_glob_is_refused() {
+        let err = parse("scope:\n  include: [\"a/[\"]\n", "c.yaml")
+            .err()
+            .map(|e| e.to_string());
+        assert!(err.unwrap_or_default().contains("scope.include"));
+    }
+
+    #[test]
+    fn default_yaml_round_trips() -> Result<()> {
+        let l = parse(&default_yaml(), "d.yaml")?;
+        assert_eq!(l.config, Config::default());
+        assert!(l.warnings.is_empty());
+        Ok(())
+    }
+}

@@ -1,0 +1,41 @@
+//! The opened workspace a command works in: paths, configuration and the store.
+//!
+//! Owns the order of start-up (resolve paths, load config, open and migrate the database, ingest
+//! the spill journal). Hooks do not use it: their hot path opens only what it needs.
+
+use anyhow::Result;
+
+use crate::config::{self, Config};
+use crate::store::Store;
+use crate::workspace::{GlobalOpts, Workspace};
+
+pub struct Ctx {
+    pub ws: Workspace,
+    pub config: Config,
+    pub store: Store,
+}
+
+impl Ctx {
+    /// Resolves the workspace, loads the config (warnings to stderr) and opens the store,
+    /// ingesting any events that hooks spilled to the journal.
+    pub fn open(opts: &GlobalOpts) -> Result<Ctx> {
+        let ws = Workspace::resolve(opts)?;
+        Ctx::open_ws(ws)
+    }
+
+    pub fn open_ws(ws: Workspace) -> Result<Ctx> {
+        let loaded = config::load(&ws.config_path)?;
+        for w in &loaded.warnings {
+            eprintln!("warning: {w}");
+        }
+        ws.ensure_state_dir()?;
+        let store = Store::open(&ws.db_path)?;
+        let ctx = Ctx {
+            ws,
+            config: loaded.config,
+            store,
+        };
+        crate::events::ingest_spill(&ctx)?;
+        Ok(ctx)
+    }
+}

@@ -1,0 +1,1 @@
+//! `export`: not implemented yet (stub; the owning issue replaces this).

@@ -1,0 +1,1 @@
+//! `impact`: not implemented yet (stub; the owning issue replaces this).

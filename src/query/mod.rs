@@ -1,0 +1,1 @@
+//! `query`: not implemented yet (stub; the owning issue replaces this).

@@ -1,0 +1,1 @@
+//! `skills`: not implemented yet (stub; the owning issue replaces this).

@@ -1,0 +1,212 @@
+//! The SQLite store: opening, per-connection pragmas, embedded migrations, write transactions.
+//!
+//! Owns the database file and its schema; knows nothing about what the tables mean to commands.
+//! Invariant: every connection gets `busy_timeout` first, then WAL, `synchronous=NORMAL` and
+//! `foreign_keys=ON`; writers use `BEGIN IMMEDIATE`; the file is never replaced while open.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+}
+pub use embedded::{MIGRATIONS, QUERIES};
+
+/// How long a normal command waits for another writer before giving up.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+pub type Pool = r2d2::Pool<SqliteConnectionManager>;
+pub type PooledConn = r2d2::PooledConnection<SqliteConnectionManager>;
+
+/// A schema problem a caller may want to branch on (the hook spills instead of failing).
+#[derive(Debug, thiserror::Error)]
+pub enum SchemaError {
+    #[error(
+        "database {path} has schema version {found}, newer than this binary understands ({known}); \
+         upgrade src or point --db at another file"
+    )]
+    TooNew {
+        path: String,
+        found: u32,
+        known: u32,
+    },
+}
+
+/// The newest schema version this binary knows.
+pub fn latest_version() -> u32 {
+    MIGRATIONS.iter().map(|m| m.0).max().unwrap_or(0)
+}
+
+/// Applies the per-connection pragmas, `busy_timeout` first so the others can wait for a lock.
+pub fn configure(conn: &Connection, busy: Duration) -> rusqlite::Result<()> {
+    conn.busy_timeout(busy)?;
+    let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(())
+}
+
+/// Brings the schema up to date in one `BEGIN IMMEDIATE` transaction; refuses a newer database.
+pub fn migrate(conn: &mut Connection, path_for_errors: &Path) -> Result<()> {
+    let current: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let known = latest_version();
+    if current > known {
+        return Err(SchemaError::TooNew {
+            path: path_for_errors.display().to_string(),
+            found: current,
+            known,
+        }
+        .into());
+    }
+    if current == known {
+        return Ok(());
+    }
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    // Re-read inside the lock: another process may have migrated while we waited.
+    let current: u32 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    for (num, name, sql) in MIGRATIONS.iter().filter(|m| m.0 > current) {
+        tx.execute_batch(sql)
+            .with_context(|| format!("applying migration {num:04}_{name}"))?;
+        tx.pragma_update(None, "user_version", num)?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// A pooled handle on the database, for commands that may use several connections.
+#[derive(Clone)]
+pub struct Store {
+    pool: Pool,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating if needed) and migrates the database at `path`.
+    pub fn open(path: &Path) -> Result<Store> {
+        if let Some(dir) = path.parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("creating directory {}", dir.display()))?;
+            }
+        }
+        let manager = SqliteConnectionManager::file(path).with_init(|c| configure(c, BUSY_TIMEOUT));
+        let pool = r2d2::Pool::builder()
+            .max_size(4)
+            .connection_timeout(Duration::from_secs(10))
+            .build(manager)
+            .with_context(|| format!("opening database {}", path.display()))?;
+        let mut conn = pool
+            .get()
+            .with_context(|| format!("opening database {}", path.display()))?;
+        migrate(&mut conn, path)?;
+        drop(conn);
+        Ok(Store {
+            pool,
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub fn conn(&self) -> Result<PooledConn> {
+        self.pool
+            .get()
+            .with_context(|| format!("connecting to database {}", self.path.display()))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// One plain connection for short-lived processes (hooks): no pool thread, a caller-chosen busy
+/// budget, and no checkpoint on close (the close-time checkpoint is most of a hook's cost).
+/// Migrates only when the schema is behind.
+pub fn open_fast(path: &Path, busy: Duration) -> Result<Connection> {
+    let mut conn =
+        Connection::open(path).with_context(|| format!("opening database {}", path.display()))?;
+    configure(&conn, busy)?;
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+        true,
+    )?;
+    migrate(&mut conn, path)?;
+    Ok(conn)
+}
+
+/// A read-only connection (open flag and `PRAGMA query_only`) for ad-hoc SQL.
+pub fn open_readonly(path: &Path) -> Result<Connection> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI,
+    )
+    .with_context(|| format!("opening database {} read-only", path.display()))?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "query_only", "ON")?;
+    Ok(conn)
+}
+
+/// Runs `f` inside a `BEGIN IMMEDIATE` transaction and commits it.
+pub fn write<T>(conn: &mut Connection, f: impl FnOnce(&Transaction) -> Result<T>) -> Result<T> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let out = f(&tx)?;
+    tx.commit()?;
+    Ok(out)
+}
+
+/// Reads a `meta` value.
+pub fn meta_get(conn: &Connection, key: &str) -> Result<Option<String>> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+        .optional()?)
+}
+
+/// Writes a `meta` value.
+pub fn meta_set(conn: &Connection, key: &str, value: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        [key, value],
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_apply_and_reapply_is_a_noop() -> Result<()> {
+        let mut conn = Connection::open_in_memory()?;
+        migrate(&mut conn, Path::new(":memory:"))?;
+        let v: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        assert_eq!(v, latest_version());
+        migrate(&mut conn, Path::new(":memory:"))?;
+        let v2: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        assert_eq!(v, v2);
+        Ok(())
+    }
+
+    #[test]
+    fn newer_database_is_refused() -> Result<()> {
+        let mut conn = Connection::open_in_memory()?;
+        conn.pragma_update(None, "user_version", latest_version() + 1)?;
+        let err = migrate(&mut conn, Path::new("x.db"))
+            .err()
+            .map(|e| e.to_string());
+        assert!(err.unwrap_or_default().contains("newer than this binary"));
+        Ok(())
+    }
+
+    #[test]
+    fn migrations_are_numbered_uniquely() {
+        let mut nums: Vec<u32> = MIGRATIONS.iter().map(|m| m.0).collect();
+        let before = nums.len();
+        nums.dedup();
+        assert_eq!(before, nums.len(), "two migrations share a number");
+    }
+}

@@ -1,0 +1,1 @@
+//! Integration tests for `cascade` (filled in by its issue).

@@ -1,0 +1,1 @@
+//! Integration tests for `export` (filled in by its issue).

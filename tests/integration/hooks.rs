@@ -1,0 +1,1 @@
+//! Integration tests for `hooks` (filled in by its issue).

@@ -1,0 +1,1 @@
+//! Integration tests for `impact` (filled in by its issue).

@@ -1,0 +1,1 @@
+//! Integration tests for `index` (filled in by its issue).

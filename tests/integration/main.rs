@@ -1,0 +1,14 @@
+//! One integration-test crate (fewer link steps): each module runs the real binary on copies of
+//! fixtures in temporary directories.
+
+mod util;
+
+mod cascade;
+mod export;
+mod hooks;
+mod impact;
+mod index;
+mod query;
+mod scan;
+mod tour;
+mod workspace;

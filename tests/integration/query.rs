@@ -1,0 +1,1 @@
+//! Integration tests for `query` (filled in by its issue).

@@ -1,0 +1,1 @@
+//! Integration tests for `scan` (filled in by its issue).

@@ -1,0 +1,1 @@
+//! Integration tests for `tour` (filled in by its issue).
