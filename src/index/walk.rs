@@ -73,6 +73,21 @@ fn build_set(globs: &[String]) -> Result<GlobSet> {
     Ok(b.build()?)
 }
 
+/// `dir/**` also names `dir` itself, so a walk can skip the directory whole.
+fn with_dir_forms(globs: &[String]) -> Vec<String> {
+    let mut out = globs.to_vec();
+    for g in globs {
+        if let Some(dir) = g.strip_suffix("/**") {
+            // `dir/**` holds a `/`, so it is anchored; its directory form must stay anchored.
+            let dir = dir.trim_start_matches('/');
+            if !dir.is_empty() {
+                out.push(format!("/{dir}"));
+            }
+        }
+    }
+    out
+}
+
 fn literal_prefix(glob: &str) -> String {
     glob.split('/')
         .take_while(|c| !c.contains(['*', '?', '[', '{', '\\']))
@@ -95,7 +110,7 @@ impl ScopeMatcher {
         let prefixes = (!prefixes.iter().any(String::is_empty)).then_some(prefixes);
         Ok(ScopeMatcher {
             include: build_set(&scope.include)?,
-            exclude: build_set(&scope.exclude)?,
+            exclude: build_set(&with_dir_forms(&scope.exclude))?,
             prefixes,
         })
     }
@@ -379,6 +394,10 @@ mod tests {
         assert!(s.includes_file("a/b/c.py"));
         assert!(s.includes_file("c.py"));
         assert!(!s.includes_file("a/build/c.py"));
+        let s = scope(&["**/*.py"], &["build/**"]);
+        assert!(!s.may_enter("build"));
+        assert!(s.may_enter("a/build"), "`build/**` is anchored to the root");
+        assert!(s.includes_file("a/build/c.py"));
         assert!(!s.includes_file("a/c.rs"));
         assert!(s.may_enter("anything"));
     }
