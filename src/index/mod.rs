@@ -245,3 +245,6 @@ pub(crate) fn file_freshness(
         _ => Freshness::Missing,
     }
 }
+
+#[cfg(test)]
+mod tests;
