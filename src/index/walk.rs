@@ -169,6 +169,9 @@ fn error_reason(err: &ignore::Error) -> (&'static str, Option<PathBuf>) {
         ignore::Error::Io(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
             ("unreadable", None)
         }
+        ignore::Error::Io(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            ("broken-symlink", None)
+        }
         _ => ("walk-error", None),
     }
 }
