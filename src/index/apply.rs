@@ -15,11 +15,11 @@ use rayon::prelude::*;
 use rusqlite::{params, Connection, Transaction};
 
 use super::plan::{Plan, SkipUpdate};
-use super::read::{read_file, Outcome, Work, WorkKind};
+use super::read::{found_by, read_file, Outcome, Work, WorkKind};
 use super::IndexReport;
 use crate::ctx::Ctx;
 use crate::graph::resolve::resolve;
-use crate::scan::matcher::{Engine, FnvMap, Matcher};
+use crate::scan::matcher::{candidates, Engine, FnvMap, Matcher};
 use crate::scan::names::names_of;
 
 /// Page cache of the indexing connection, in KiB.
@@ -33,8 +33,11 @@ fn debug(what: &str, t0: std::time::Instant) {
 
 /// Results per write transaction.
 const BATCH: usize = 512;
-/// Below this many bytes to scan, the lookup engine beats building an automaton.
-const LOOKUP_MAX_BYTES: u64 = 2 * 1024 * 1024;
+/// Up to this many files and bytes, scanning looks names up instead of loading them all.
+/// (A static so tests can force either path: the result must be the same.)
+pub(crate) static SMALL_FILES: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(32);
+const SMALL_BYTES: u64 = 128 * 1024;
 /// Above this many bytes to scan, a forced DFA pays for its build.
 const DFA_MIN_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -45,6 +48,30 @@ pub(crate) struct Bearers {
 }
 
 impl Bearers {
+    /// The bearers of just these names.
+    fn for_names<'a>(
+        conn: &Connection,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Bearers> {
+        let mut b = Bearers {
+            by_name: FnvMap::default(),
+            paths: FnvMap::default(),
+        };
+        let mut stmt = conn.prepare_cached(
+            "SELECT n.file_id, f.path FROM names n JOIN files f ON f.id = n.file_id WHERE n.name = ?1",
+        )?;
+        for n in names {
+            let mut ids = Vec::new();
+            for row in stmt.query_map([n], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
+                let (id, path) = row?;
+                ids.push(id);
+                b.paths.insert(id, path);
+            }
+            b.by_name.insert(n.to_string(), ids);
+        }
+        Ok(b)
+    }
+
     fn load(conn: &Connection) -> Result<Bearers> {
         let mut paths: FnvMap<i64, String> = FnvMap::default();
         let mut stmt = conn.prepare_cached("SELECT id, path FROM files")?;
@@ -214,35 +241,33 @@ pub(crate) fn apply(
             .filter(|w| w.kind != WorkKind::Probe)
             .map(|w| sizes.get(w.path.as_str()).copied().unwrap_or(4096))
             .sum();
-        let engine = if bytes <= LOOKUP_MAX_BYTES && work.len() < 256 {
-            Engine::Lookup
-        } else if bytes >= DFA_MIN_BYTES {
-            Engine::Dfa
-        } else {
-            Engine::Automaton
-        };
-        let bearers = Bearers::load(conn)?;
-        let names: Vec<&str> = bearers.by_name.keys().map(String::as_str).collect();
-        debug("bearers loaded", t0);
-        let matcher = Matcher::new(&names, engine)?;
-        drop(names);
-        debug(
-            &format!("matcher built ({engine:?}, {} names)", matcher.len()),
-            t0,
-        );
+        let probing = if first { probe.as_ref() } else { None };
         let before: HashSet<i64> = run.excluded.keys().copied().collect();
         if let Some(bar) = progress {
             bar.inc_length(work.len() as u64);
         }
-        pass(
-            &mut run,
-            conn,
-            &work,
-            &matcher,
-            if first { probe.as_ref() } else { None },
-            &bearers,
-            progress,
-        )?;
+        if probing.is_none()
+            && work.len() <= SMALL_FILES.load(std::sync::atomic::Ordering::Relaxed)
+            && bytes <= SMALL_BYTES
+        {
+            small_pass(&mut run, conn, &work)?;
+        } else {
+            let engine = if bytes >= DFA_MIN_BYTES {
+                Engine::Dfa
+            } else {
+                Engine::Automaton
+            };
+            let bearers = Bearers::load(conn)?;
+            let names: Vec<&str> = bearers.by_name.keys().map(String::as_str).collect();
+            debug("bearers loaded", t0);
+            let matcher = Matcher::new(&names, engine)?;
+            drop(names);
+            debug(
+                &format!("matcher built ({engine:?}, {} names)", matcher.len()),
+                t0,
+            );
+            pass(&mut run, conn, &work, &matcher, probing, &bearers, progress)?;
+        }
         first = false;
         debug("pass done", t0);
         // Files dropped by this pass: their names leave; rescan whoever mentioned the vanished.
@@ -277,6 +302,49 @@ pub(crate) fn apply(
     Ok(run.report)
 }
 
+/// Reads and scans a few files on this thread without loading every name: the names that can
+/// occur in a file are among its boundary-valid substrings, so those are looked up in `names`
+/// and a matcher over just the ones found gives the same mentions as one over all names.
+fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]) -> Result<()> {
+    let max = run.ctx.config.limits.max_file_bytes;
+    let root = run.ctx.ws.root.clone();
+    let max_len = conn.query_row(
+        "SELECT coalesce(max(length(CAST(name AS BLOB))), 0) FROM names",
+        [],
+        |r| r.get::<_, i64>(0),
+    )? as usize;
+    let mut outcomes = Vec::with_capacity(work.len());
+    {
+        let mut exists = conn.prepare_cached("SELECT 1 FROM names WHERE name = ?1 LIMIT 1")?;
+        for w in work {
+            outcomes.push(read_file(&root, w, max, None, |bytes| {
+                let mut found: Vec<&str> = Vec::new();
+                for c in candidates(bytes, max_len) {
+                    if let Ok(s) = std::str::from_utf8(c) {
+                        if exists.exists([s])? {
+                            found.push(s);
+                        }
+                    }
+                }
+                Ok(found_by(&Matcher::new(&found, Engine::Lookup)?, bytes))
+            })?);
+        }
+    }
+    let mut names: HashSet<&str> = HashSet::new();
+    for o in &outcomes {
+        if let Outcome::Scanned { mentions, .. } = o {
+            names.extend(mentions.iter().map(|m| m.name.as_str()));
+        }
+    }
+    let bearers = Bearers::for_names(conn, names)?;
+    crate::store::write(conn, |tx| {
+        for o in outcomes {
+            write_outcome(run, tx, o, &bearers)?;
+        }
+        Ok(())
+    })
+}
+
 /// Reads and scans `work` in parallel; one writer (this thread) commits batches.
 fn pass(
     run: &mut Run<'_>,
@@ -289,14 +357,15 @@ fn pass(
 ) -> Result<()> {
     let max = run.ctx.config.limits.max_file_bytes;
     let root = &run.ctx.ws.root;
-    let (tx, rx) = mpsc::sync_channel::<Outcome>(1024);
+    let (tx, rx) = mpsc::sync_channel::<Result<Outcome>>(1024);
     std::thread::scope(|s| -> Result<()> {
         s.spawn(move || {
             work.par_iter().for_each_with(tx, |tx, w| {
-                let _ = tx.send(read_file(root, w, max, matcher, probe));
+                let o = read_file(root, w, max, probe, |b| Ok(found_by(matcher, b)));
+                let _ = tx.send(o);
             });
         });
-        let mut batch: Vec<Outcome> = Vec::with_capacity(BATCH);
+        let mut batch: Vec<Result<Outcome>> = Vec::with_capacity(BATCH);
         let mut rx_iter = rx.into_iter().peekable();
         while rx_iter.peek().is_some() {
             batch.clear();
@@ -309,7 +378,7 @@ fn pass(
             let n = batch.len() as u64;
             crate::store::write(conn, |tx| {
                 for o in batch.drain(..) {
-                    write_outcome(run, tx, o, matcher, bearers)?;
+                    write_outcome(run, tx, o?, bearers)?;
                 }
                 Ok(())
             })?;
@@ -325,7 +394,6 @@ fn write_outcome(
     run: &mut Run<'_>,
     tx: &Transaction<'_>,
     o: Outcome,
-    matcher: &Matcher,
     bearers: &Bearers,
 ) -> Result<()> {
     match o {
@@ -374,7 +442,7 @@ fn write_outcome(
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?;
             for m in &mentions {
-                let name = matcher.name(m.name);
+                let name = m.name.as_str();
                 ins_m.execute(params![id, name, m.line, m.text])?;
                 let Some(ids) = bearers.by_name.get(name) else {
                     continue;

@@ -247,6 +247,15 @@ pub fn walk(ws: &Workspace, config: &Config) -> Result<Walked> {
             if !scope.includes_file(&rel) {
                 return WalkState::Continue;
             }
+            if rel.contains(['\n', '\r']) {
+                let _ = tx.send(Err(Skip {
+                    path: rel,
+                    reason: "line-break-in-name",
+                    size: None,
+                    mtime_ns: None,
+                }));
+                return WalkState::Continue;
+            }
             let msg = match entry.metadata() {
                 Ok(md) => {
                     let (size, mtime_ns) = stat_of(&md);
@@ -310,7 +319,10 @@ impl PathFilter {
     }
 
     pub fn in_scope(&self, rel: &str) -> bool {
-        if !self.scope.includes_file(rel) || rel.split('/').any(|c| c == ".git") {
+        if !self.scope.includes_file(rel)
+            || rel.split('/').any(|c| c == ".git")
+            || rel.contains(['\n', '\r'])
+        {
             return false;
         }
         let abs = self.root.join(rel);
