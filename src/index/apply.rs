@@ -18,7 +18,7 @@ use super::plan::{Plan, SkipUpdate};
 use super::read::{found_by, read_file, Outcome, Work, WorkKind};
 use super::IndexReport;
 use crate::ctx::Ctx;
-use crate::graph::resolve::resolve;
+use crate::graph::resolve::{resolve, Nearest};
 use crate::scan::matcher::{candidates, Engine, FnvMap, Matcher};
 use crate::scan::names::names_of;
 
@@ -30,6 +30,17 @@ fn debug(what: &str, t0: std::time::Instant) {
         eprintln!("src: {what} at {} ms", t0.elapsed().as_millis());
     }
 }
+
+/// The secondary indexes of migration 0001, dropped during a full rebuild and recreated after
+/// (same definitions; `IF NOT EXISTS` also repairs a rebuild that was interrupted).
+const DROP_SECONDARY: &str = "DROP INDEX IF EXISTS names_by_name; \
+     DROP INDEX IF EXISTS mentions_by_name; DROP INDEX IF EXISTS edges_by_dst;";
+const CREATE_SECONDARY: &str = "CREATE INDEX IF NOT EXISTS names_by_name ON names(name); \
+     CREATE INDEX IF NOT EXISTS mentions_by_name ON mentions(name); \
+     CREATE INDEX IF NOT EXISTS edges_by_dst ON edges(dst_id, src_id);";
+
+/// Above this many bearers a name gets a `Nearest` index instead of a linear scan.
+const MANY_BEARERS: usize = 16;
 
 /// Results per write transaction.
 const BATCH: usize = 512;
@@ -100,6 +111,10 @@ struct Run<'a> {
     excluded: HashMap<i64, String>,
     /// Hash -> content_changed_at of files that left the index (renames keep their date).
     left: HashMap<String, String>,
+    /// Full rebuild: excluded files are deleted after the pass (indexes are back by then).
+    deferred: Vec<i64>,
+    /// Nearest-bearer indexes of names with many bearers, built on first use.
+    nearest: HashMap<String, Nearest>,
 }
 
 pub(crate) fn apply(
@@ -110,6 +125,9 @@ pub(crate) fn apply(
 ) -> Result<IndexReport> {
     // The index's inserts touch several B-trees at random; the default 2 MB page cache thrashes.
     conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
+    if !plan.full {
+        crate::store::write(conn, |tx| Ok(tx.execute_batch(CREATE_SECONDARY)?))?;
+    }
     let t0 = std::time::Instant::now();
     let mut run = Run {
         ctx,
@@ -118,6 +136,8 @@ pub(crate) fn apply(
         report: IndexReport::default(),
         excluded: HashMap::new(),
         left: plan.previous.clone(),
+        nearest: HashMap::new(),
+        deferred: Vec::new(),
     };
     let names_cfg = &ctx.config.names;
     // Names that leave with removed files, and names that arrive with added ones.
@@ -157,6 +177,8 @@ pub(crate) fn apply(
             tx.execute_batch(
                 "DELETE FROM edges; DELETE FROM mentions; DELETE FROM names; DELETE FROM files;",
             )?;
+            // Bulk loading into sorted-afterwards indexes beats random inserts into them.
+            tx.execute_batch(DROP_SECONDARY)?;
         }
         for (id, _) in &plan.removed {
             tx.execute("DELETE FROM files WHERE id = ?1", [id])?;
@@ -270,6 +292,18 @@ pub(crate) fn apply(
         }
         first = false;
         debug("pass done", t0);
+        if run.full {
+            let deferred = std::mem::take(&mut run.deferred);
+            crate::store::write(conn, |tx| {
+                tx.execute_batch(CREATE_SECONDARY)?;
+                let mut del = tx.prepare_cached("DELETE FROM files WHERE id = ?1")?;
+                for id in &deferred {
+                    del.execute([id])?;
+                }
+                Ok(())
+            })?;
+            debug("indexes recreated", t0);
+        }
         // Files dropped by this pass: their names leave; rescan whoever mentioned the vanished.
         let mut dropped_names: HashSet<String> = HashSet::new();
         for (id, path) in &run.excluded {
@@ -285,6 +319,9 @@ pub(crate) fn apply(
             .filter(|(id, _, _)| next.contains(id))
             .map(|(id, path, hash)| Work::new(id, &path, WorkKind::Scan, Some(hash)))
             .collect();
+    }
+    if run.full {
+        crate::store::write(conn, |tx| Ok(tx.execute_batch(CREATE_SECONDARY)?))?;
     }
     if !reresolve.is_empty() {
         let mut names: Vec<String> = reresolve.into_iter().collect();
@@ -410,8 +447,12 @@ fn write_outcome(
             size,
             mtime_ns,
         } => {
-            tx.prepare_cached("DELETE FROM files WHERE id = ?1")?
-                .execute([id])?;
+            if run.full {
+                run.deferred.push(id);
+            } else {
+                tx.prepare_cached("DELETE FROM files WHERE id = ?1")?
+                    .execute([id])?;
+            }
             if let Some(reason) = reason {
                 tx.prepare_cached(
                     "INSERT OR REPLACE INTO skipped(path, reason, size, mtime_ns) VALUES (?1, ?2, ?3, ?4)",
@@ -419,6 +460,8 @@ fn write_outcome(
                 .execute(params![path, reason, size.map(|s| s as i64), mtime_ns])?;
             }
             run.excluded.insert(id, path);
+            // Cached nearest-bearer indexes may include the excluded file.
+            run.nearest.clear();
         }
         Outcome::Scanned {
             id,
@@ -430,10 +473,13 @@ fn write_outcome(
             mentions,
         } => {
             run.report.files_read += 1;
-            tx.prepare_cached("DELETE FROM mentions WHERE src_id = ?1")?
-                .execute([id])?;
-            tx.prepare_cached("DELETE FROM edges WHERE src_id = ?1")?
-                .execute([id])?;
+            if old_hash.is_some() {
+                // A file just added has no mentions or edges yet.
+                tx.prepare_cached("DELETE FROM mentions WHERE src_id = ?1")?
+                    .execute([id])?;
+                tx.prepare_cached("DELETE FROM edges WHERE src_id = ?1")?
+                    .execute([id])?;
+            }
             let mut ins_m = tx.prepare_cached(
                 "INSERT INTO mentions(src_id, name, line, text) VALUES (?1, ?2, ?3, ?4)",
             )?;
@@ -447,11 +493,23 @@ fn write_outcome(
                 let Some(ids) = bearers.by_name.get(name) else {
                     continue;
                 };
-                let cands = ids
-                    .iter()
-                    .filter(|b| !run.excluded.contains_key(b))
-                    .filter_map(|b| bearers.paths.get(b).map(|p| (*b, p.as_str())));
-                if let Some((dst, res)) = resolve(&path, cands) {
+                let resolved = if ids.len() > MANY_BEARERS {
+                    let idx = run.nearest.entry(name.to_string()).or_insert_with(|| {
+                        Nearest::new(
+                            ids.iter()
+                                .filter(|b| !run.excluded.contains_key(b))
+                                .filter_map(|b| bearers.paths.get(b).map(|p| (*b, p.as_str()))),
+                        )
+                    });
+                    idx.resolve(&path)
+                } else {
+                    let cands = ids
+                        .iter()
+                        .filter(|b| !run.excluded.contains_key(b))
+                        .filter_map(|b| bearers.paths.get(b).map(|p| (*b, p.as_str())));
+                    resolve(&path, cands)
+                };
+                if let Some((dst, res)) = resolved {
                     ins_e.execute(params![id, dst, name, m.line, m.text, res.as_str()])?;
                 }
             }
@@ -589,10 +647,10 @@ fn reresolve_name(tx: &Transaction<'_>, name: &str) -> Result<()> {
     let mut ins = tx.prepare_cached(
         "INSERT INTO edges(src_id, dst_id, name, line, text, resolution) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
+    let idx = Nearest::new(bearers.iter().map(|(id, p)| (*id, p.as_str())));
     for (src, path, line, text) in rows {
         del.execute(params![src, name, line])?;
-        let cands = bearers.iter().map(|(id, p)| (*id, p.as_str()));
-        if let Some((dst, res)) = resolve(&path, cands) {
+        if let Some((dst, res)) = idx.resolve(&path) {
             ins.execute(params![src, dst, name, line, text, res.as_str()])?;
         }
     }
