@@ -314,11 +314,15 @@ pub(crate) fn apply(
         let gone = without_bearers(conn, dropped_names.iter())?;
         let next = mention_sources(conn, &gone)?;
         reresolve.extend(dropped_names);
-        work = indexed_files(conn)?
-            .into_iter()
-            .filter(|(id, _, _)| next.contains(id))
-            .map(|(id, path, hash)| Work::new(id, &path, WorkKind::Scan, Some(hash)))
-            .collect();
+        work = if next.is_empty() {
+            Vec::new()
+        } else {
+            indexed_files(conn)?
+                .into_iter()
+                .filter(|(id, _, _)| next.contains(id))
+                .map(|(id, path, hash)| Work::new(id, &path, WorkKind::Scan, Some(hash)))
+                .collect()
+        };
     }
     if run.full {
         crate::store::write(conn, |tx| Ok(tx.execute_batch(CREATE_SECONDARY)?))?;
