@@ -15,7 +15,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{WalkBuilder, WalkState};
 
 use crate::config::{Config, Scope};
-use crate::workspace::Workspace;
+use crate::workspace::{Workspace, STATE_DIR};
 
 /// A file the walk found in scope: root-relative path, size, mtime in ns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,7 +204,10 @@ pub fn walk(ws: &Workspace, config: &Config) -> Result<Walked> {
             if !e.file_type().is_some_and(|t| t.is_dir()) || e.depth() == 0 {
                 return true;
             }
-            if e.file_name() == ".git" || e.path() == state_dir {
+            if e.file_name() == ".git"
+                || e.path() == state_dir
+                || (e.depth() == 1 && e.file_name() == STATE_DIR)
+            {
                 return false;
             }
             rel_of(&root, e.path()).is_some_and(|rel| scope.may_enter(&rel))
@@ -326,7 +329,7 @@ impl PathFilter {
             return false;
         }
         let abs = self.root.join(rel);
-        if abs.starts_with(&self.state_dir) {
+        if abs.starts_with(&self.state_dir) || abs.starts_with(self.root.join(STATE_DIR)) {
             return false;
         }
         let dirs: Vec<&str> = rel.rmatch_indices('/').map(|(i, _)| &rel[..i]).collect();

@@ -315,3 +315,35 @@ fn corrupt_config_fails_clearly_and_leaves_the_index_alone() {
         "stem `guard` is now too short"
     );
 }
+
+#[test]
+fn state_dir_is_never_scanned_even_with_the_database_elsewhere() {
+    let p = Project::empty();
+    p.write("docs/a.md", "see b.md\n");
+    p.write("docs/b.md", "plain\n");
+    p.write(".src/leftover.md", "see b.md\n");
+    let elsewhere = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let config = elsewhere.path().join("config.yaml");
+    std::fs::write(&config, "scope:\n  include: [\"**/*.md\"]\n").unwrap_or_else(|e| panic!("{e}"));
+    let db = elsewhere.path().join("src.db");
+    let out = stdout_of(
+        p.src()
+            .arg("--db")
+            .arg(&db)
+            .arg("--config")
+            .arg(&config)
+            .args(["index", "--json"]),
+    );
+    let r: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r["files_in_scope"], 2, "{r}");
+    let out = stdout_of(
+        p.src()
+            .arg("--db")
+            .arg(&db)
+            .arg("--config")
+            .arg(&config)
+            .args(["dependents", "docs/b.md"]),
+    );
+    assert!(out.contains("docs/a.md:1:see b.md"), "{out}");
+    assert!(!out.contains("leftover"), "{out}");
+}
