@@ -288,7 +288,18 @@ pub(crate) fn apply(
                 &format!("matcher built ({engine:?}, {} names)", matcher.len()),
                 t0,
             );
-            pass(&mut run, conn, &work, &matcher, probing, &bearers, progress)?;
+            // A full rebuild inserts only rows whose parents exist (excluded files are deleted
+            // after the pass, with foreign keys back on, so their edges cascade): the
+            // per-row foreign-key lookups are pure cost there.
+            let no_fk = run.full;
+            if no_fk {
+                conn.pragma_update(None, "foreign_keys", "OFF")?;
+            }
+            let passed = pass(&mut run, conn, &work, &matcher, probing, &bearers, progress);
+            if no_fk {
+                conn.pragma_update(None, "foreign_keys", "ON")?;
+            }
+            passed?;
         }
         first = false;
         debug("pass done", t0);
