@@ -171,7 +171,12 @@ pub(crate) fn apply(
     }
     // One transaction: removals, additions (placeholder hash), skipped rows.
     let mut added_ids: Vec<i64> = Vec::with_capacity(plan.added.len());
-    crate::store::write(conn, |tx| {
+    // A full rebuild empties every table itself, so foreign keys only cost time (and keep
+    // SQLite from truncating tables whole); they are back on before anything is deleted singly.
+    if plan.full {
+        conn.pragma_update(None, "foreign_keys", "OFF")?;
+    }
+    let written = crate::store::write(conn, |tx| {
         if plan.full {
             // Children first: each table then empties without per-row foreign-key work.
             tx.execute_batch(
@@ -199,7 +204,11 @@ pub(crate) fn apply(
         }
         write_skips(tx, &plan.skips)?;
         Ok(())
-    })?;
+    });
+    if plan.full {
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+    }
+    written?;
     debug("files and names written", t0);
     run.report.removed = plan.removed.len() as u64;
     run.report.added = plan.added.len() as u64;
