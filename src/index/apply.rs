@@ -203,6 +203,19 @@ pub(crate) fn apply(
             added_ids.push(id);
         }
         write_skips(tx, &plan.skips)?;
+        // Names only grow this bound; a removed long name leaves it loose, never wrong.
+        let added_max = added_names
+            .iter()
+            .flatten()
+            .map(|(n, _)| n.len())
+            .max()
+            .unwrap_or(0);
+        let bound = if plan.full {
+            added_max
+        } else {
+            added_max.max(max_name_len(tx)?)
+        };
+        crate::store::meta_set(tx, META_MAX_NAME_LEN, &bound.to_string())?;
         Ok(())
     });
     if plan.full {
@@ -363,17 +376,31 @@ pub(crate) fn apply(
     Ok(run.report)
 }
 
+/// `meta` key: an upper bound of the byte length of every name (exact after a full rebuild).
+const META_MAX_NAME_LEN: &str = "max_name_len";
+
+/// The stored bound, or the exact value when none is stored.
+fn max_name_len(conn: &Connection) -> Result<usize> {
+    if let Some(v) = crate::store::meta_get(conn, META_MAX_NAME_LEN)? {
+        if let Ok(n) = v.parse() {
+            return Ok(n);
+        }
+    }
+    let n = conn.query_row(
+        "SELECT coalesce(max(length(CAST(name AS BLOB))), 0) FROM names",
+        [],
+        |r| r.get::<_, i64>(0),
+    )?;
+    Ok(n as usize)
+}
+
 /// Reads and scans a few files on this thread without loading every name: the names that can
 /// occur in a file are among its boundary-valid substrings, so those are looked up in `names`
 /// and a matcher over just the ones found gives the same mentions as one over all names.
 fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]) -> Result<()> {
     let max = run.ctx.config.limits.max_file_bytes;
     let root = run.ctx.ws.root.clone();
-    let max_len = conn.query_row(
-        "SELECT coalesce(max(length(CAST(name AS BLOB))), 0) FROM names",
-        [],
-        |r| r.get::<_, i64>(0),
-    )? as usize;
+    let max_len = max_name_len(conn)?;
     let mut outcomes = Vec::with_capacity(work.len());
     {
         let mut exists = conn.prepare_cached("SELECT 1 FROM names WHERE name = ?1 LIMIT 1")?;

@@ -141,7 +141,8 @@ pub fn from_walk(conn: &Connection, walked: Walked, full: bool) -> Result<Plan> 
 pub fn from_paths(ctx: &Ctx, conn: &Connection, paths: &[String]) -> Result<Plan> {
     let filter = PathFilter::new(&ctx.ws, &ctx.config)?;
     let max = ctx.config.limits.max_file_bytes;
-    let mut stored = load_files(conn)?;
+    let mut one =
+        conn.prepare_cached("SELECT id, size, mtime_ns, hash FROM files WHERE path = ?1")?;
     let skipped = load_skipped(conn)?;
     let mut plan = Plan {
         full: false,
@@ -160,7 +161,18 @@ pub fn from_paths(ctx: &Ctx, conn: &Connection, paths: &[String]) -> Result<Plan
         let md = std::fs::metadata(ctx.ws.abs(p))
             .ok()
             .filter(|m| m.is_file() && filter.in_scope(p));
-        let prev = stored.remove(p);
+        let prev = {
+            use rusqlite::OptionalExtension;
+            one.query_row([p], |r| {
+                Ok(Stored {
+                    id: r.get(0)?,
+                    size: r.get::<_, i64>(1)? as u64,
+                    mtime_ns: r.get(2)?,
+                    hash: r.get(3)?,
+                })
+            })
+            .optional()?
+        };
         let Some(md) = md else {
             if let Some(s) = prev {
                 plan.removed.push((s.id, p.clone()));
