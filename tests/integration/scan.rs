@@ -11,7 +11,12 @@ use std::path::Path;
 
 use anyhow::{bail, ensure, Context, Result};
 
-use crate::util::{fixtures, stdout_of, Project};
+use crate::util::{fixtures, Project};
+
+/// Stdout of a successful run; lossy, because evidence from a non-UTF-8 file may carry its bytes.
+fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
+    String::from_utf8_lossy(&cmd.assert().success().get_output().stdout).into_owned()
+}
 
 /// One row of `src query edges --format tsv`.
 #[derive(Debug, Clone)]
