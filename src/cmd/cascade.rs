@@ -44,13 +44,17 @@ pub enum Format {
 }
 
 #[derive(Debug, clap::Args)]
-#[group(id = "input", required = true, multiple = false)]
 pub struct StartArgs {
     /// The impact run to cascade from (its `impact_id`)
-    #[arg(long, value_name = "ID", group = "input")]
+    #[arg(
+        long,
+        value_name = "ID",
+        required_unless_present = "from",
+        conflicts_with = "from"
+    )]
     pub impact: Option<i64>,
     /// An execution-impact L1 document (YAML) to cascade from
-    #[arg(long, value_name = "L1.yaml", group = "input")]
+    #[arg(long, value_name = "L1.yaml")]
     pub from: Option<PathBuf>,
     /// Bind the cascade to this session: only its edits count [default: every session's]
     #[arg(long, value_name = "ID")]
