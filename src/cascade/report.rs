@@ -217,7 +217,7 @@ pub fn markdown(meta: &Meta, c: &Cascade, edits: &[Edit]) -> String {
         if it.checked {
             let _ = writeln!(
                 s,
-                "\nUpdated:\n\n| File | By | Status | Target |\n|---|---|---|---|"
+                "\nOutcomes (what was updated, by whom):\n\n| File | By | Status | Target |\n|---|---|---|---|"
             );
             for ch in &it.changes {
                 let _ = writeln!(
@@ -284,4 +284,75 @@ pub fn markdown(meta: &Meta, c: &Cascade, edits: &[Edit]) -> String {
         State::New => writeln!(s, "Not started."),
     };
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::cascade::machine::{Dependent, Observation, Outcome, Status};
+
+    fn dep(file: &str, changed: &str) -> Dependent {
+        Dependent {
+            file: file.into(),
+            reason: Reason {
+                changed_file: changed.into(),
+                reference_pattern: changed.into(),
+                evidence: format!("{file}:3:see {changed}"),
+            },
+        }
+    }
+
+    /// A cascade with one failure, a retry, a new impact and a cycle, ended at iteration 2.
+    fn sample() -> Result<(Meta, Cascade), crate::cascade::machine::TransitionError> {
+        let mut c = Cascade::new();
+        let original: BTreeSet<String> = ["x.md", "a/p.md", "b/q.md"].map(String::from).into();
+        c.start(
+            original,
+            vec![dep("a/p.md", "x.md"), dep("b/q.md", "x.md")],
+            vec![],
+            0,
+        )?;
+        c.record(Outcome {
+            file: "b/q.md".into(),
+            status: Status::Failed,
+            implementer: Some("implementer-2".into()),
+        })?;
+        let edit = |f: &str| Edit {
+            file: f.into(),
+            implementer: Some("implementer (a1)".into()),
+        };
+        c.check(Observation {
+            edits: vec![edit("a/p.md")],
+            dependents: Ok(vec![dep("r.md", "a/p.md")]),
+            next_watermark: 4,
+        })?;
+        c.check(Observation {
+            edits: vec![edit("b/q.md"), edit("r.md")],
+            dependents: Ok(vec![dep("a/p.md", "r.md")]),
+            next_watermark: 9,
+        })?;
+        let meta = Meta {
+            id: 7,
+            session_id: Some("s1".into()),
+            impact_id: None,
+            source: "impact.yaml".into(),
+            started_at: "t".into(),
+            ended_at: None,
+        };
+        Ok((meta, c))
+    }
+
+    #[test]
+    fn l1_and_l2_snapshots() -> Result<(), Box<dyn std::error::Error>> {
+        let (meta, c) = sample()?;
+        assert_eq!(c.state, State::Converged);
+        insta::assert_snapshot!(
+            "cascade_l1",
+            serde_yaml::to_string(&l1(&meta, &c, &[], None))?
+        );
+        insta::assert_snapshot!("cascade_l2", markdown(&meta, &c, &[]));
+        Ok(())
+    }
 }

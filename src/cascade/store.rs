@@ -431,6 +431,23 @@ mod tests {
         // The partial unique index refuses a second active cascade in the session.
         let tx = conn.transaction()?;
         assert!(insert(&tx, &meta, &c).is_err());
+        drop(tx);
+        // An unbound cascade applies to every session, after the session's own.
+        let unbound = Meta {
+            session_id: None,
+            ..meta
+        };
+        let tx = conn.transaction()?;
+        let free = insert(&tx, &unbound, &c)?;
+        tx.commit()?;
+        assert_eq!(active_for_session(&conn, "s2")?, Some((free, 2)));
+        assert_eq!(active_for_session(&conn, "s1")?, Some((id, 2)));
+        assert_eq!(active_with_binding(&conn, None)?, Some(free));
+        assert_eq!(select(&conn, &Selector::Latest, true)?, Some(free));
+        assert_eq!(
+            select(&conn, &Selector::Session("s1".into()), true)?,
+            Some(id)
+        );
         Ok(())
     }
 }
