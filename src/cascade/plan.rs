@@ -116,12 +116,17 @@ pub fn start_plan(l1: &LooseL1, locate: impl Fn(&str) -> Option<String>) -> Star
                 continue;
             };
             plan.original.insert(file.clone());
+            // Evidence names the dependent as the L1 wrote it (absolute): make it root-relative.
+            let evidence = match d.evidence.strip_prefix(&d.file) {
+                Some(rest) if rest.starts_with(':') => format!("{file}{rest}"),
+                _ => d.evidence.clone(),
+            };
             plan.direct.push(Dependent {
                 file,
                 reason: Reason {
                     changed_file: changed.clone(),
                     reference_pattern: d.reference_pattern.clone(),
-                    evidence: d.evidence.clone(),
+                    evidence,
                 },
             });
         }
@@ -221,7 +226,7 @@ mod tests {
     #[test]
     fn plan_takes_direct_only_and_records_originals() -> Result<(), String> {
         let doc = parse_l1(
-            "impacts:\n  - changed_file: /r/a.md\n    dependents:\n      - {file: /r/b.md, type: DIRECT, hop_count: 1, reference_pattern: a.md, evidence: 'b.md:3:see a.md'}\n      - {file: /r/c.md, type: TRANSITIVE, hop_count: 2, reference_pattern: b.md, evidence: 'c.md:1:b.md'}\n      - {file: /elsewhere/d.md, type: DIRECT, hop_count: 1, reference_pattern: a.md, evidence: ''}\n",
+            "impacts:\n  - changed_file: /r/a.md\n    dependents:\n      - {file: /r/b.md, type: DIRECT, hop_count: 1, reference_pattern: a.md, evidence: '/r/b.md:3:see a.md'}\n      - {file: /r/c.md, type: TRANSITIVE, hop_count: 2, reference_pattern: b.md, evidence: 'c.md:1:b.md'}\n      - {file: /elsewhere/d.md, type: DIRECT, hop_count: 1, reference_pattern: a.md, evidence: ''}\n",
         )?;
         let plan = start_plan(&doc, |p| p.strip_prefix("/r/").map(str::to_string));
         assert_eq!(plan.direct.len(), 1);

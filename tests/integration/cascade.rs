@@ -336,3 +336,28 @@ fn abort_ends_partial() {
         .clone();
     assert!(String::from_utf8_lossy(&err).contains("no active cascade"));
 }
+
+#[test]
+fn seed_l1_with_absolute_paths_is_made_root_relative() {
+    let p = project("cascade-basic");
+    let root = p.root().display().to_string();
+    let doc = format!(
+        "domain: execution\nskill: impact\nimpacts:\n  - changed_file: {root}/.claude/skills/base/SKILL.md\n    dependents:\n      - file: {root}/{REVIEWER}\n        type: DIRECT\n        hop_count: 1\n        reference_pattern: base/SKILL.md\n        evidence: \"{root}/{REVIEWER}:3:Follow the output rules in base/SKILL.md\"\n    dependent_count: 1\n"
+    );
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let path = dir.path().join("l1.yaml");
+    std::fs::write(&path, doc).unwrap_or_else(|e| panic!("write: {e}"));
+    let out = stdout_of(
+        p.src()
+            .args(["cascade", "start", "--format", "json", "--from"])
+            .arg(&path),
+    );
+    let doc = parse(&out);
+    assert_eq!(targets(&doc), vec![REVIEWER]);
+    assert_eq!(
+        doc["current"]["groups"][0]["targets"][0]["update_for"][0]["evidence"],
+        format!("{REVIEWER}:3:Follow the output rules in base/SKILL.md")
+    );
+    // Started without --session: it is the latest active cascade, found without selectors.
+    assert_eq!(cascade(&p, &["status"])["cascade_id"], doc["cascade_id"]);
+}
