@@ -21,9 +21,7 @@ use crate::scan;
 use crate::workspace::Located;
 
 use super::assemble::{self, name_some};
-use super::decide::{self, Facts};
 use super::runs::{self, StoredRun};
-use super::ImpactL1;
 
 /// Where the change manifest comes from.
 #[derive(Debug, Clone)]
@@ -92,34 +90,12 @@ pub fn analyze(ctx: &Ctx, input: &Input) -> Result<Outcome> {
         );
         from_live_scan(ctx, &manifest, &mut notes)?
     };
-    let a = graph.assembled;
-    let facts = Facts {
-        analyzed: a.impacts.len(),
-        truncated: graph.truncated || a.truncated,
-        live_scan: graph.live_scan,
-    };
-    let l = decide::labels(facts);
-    let rule = decide::cascade_rule(l.status, l.confidence, a.candidates, a.direct_rows > 0);
     // Input problems come first in the notes: they explain a `skipped` before anything else.
     let mut all_notes = warnings.clone();
     all_notes.extend(notes);
-    all_notes.extend(a.notes);
-    let l1 = ImpactL1 {
-        schema_version: super::SCHEMA_VERSION,
-        impact_id: None,
-        domain: "execution".into(),
-        skill: "impact".into(),
-        status: l.status.into(),
-        confidence: l.confidence.into(),
-        files_changed,
-        impact_candidates: a.candidates,
-        degradation_level: l.degradation_level.into(),
-        impacts: a.impacts,
-        cascade_recommended: rule.recommended(),
-        cascade_rationale: rule.rationale(a.candidates, a.direct_rows),
-        hubs: a.hubs,
-        notes: all_notes,
-    };
+    let l1 = graph
+        .assembled
+        .into_l1(files_changed, graph.truncated, graph.live_scan, all_notes);
     let session = match input {
         Input::Session(s) => Some(s.as_str()),
         _ => None,

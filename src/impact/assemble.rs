@@ -11,7 +11,8 @@ use std::path::Path;
 
 use crate::graph::Edge;
 
-use super::{Dependent, Hub, Impact};
+use super::decide::{self, Facts};
+use super::{Dependent, Hub, Impact, ImpactL1};
 
 /// How many cut names a note spells out before it says "and N more".
 const NAMED_IN_NOTE: usize = 10;
@@ -164,6 +165,49 @@ impl Hop1 {
             })
             .collect();
         out
+    }
+}
+
+impl Assembled {
+    /// The L1 document: labels and the cascade rule from `decide`; `notes_before` go first.
+    /// `truncated` and `live_scan` report what happened outside the rows (a cut of changed
+    /// files, a live scan and its budget).
+    pub fn into_l1(
+        self,
+        files_changed: u64,
+        truncated: bool,
+        live_scan: bool,
+        notes_before: Vec<String>,
+    ) -> ImpactL1 {
+        let l = decide::labels(Facts {
+            analyzed: self.impacts.len(),
+            truncated: truncated || self.truncated,
+            live_scan,
+        });
+        let rule = decide::cascade_rule(
+            l.status,
+            l.confidence,
+            self.candidates,
+            self.direct_rows > 0,
+        );
+        let mut notes = notes_before;
+        notes.extend(self.notes);
+        ImpactL1 {
+            schema_version: super::SCHEMA_VERSION,
+            impact_id: None,
+            domain: "execution".into(),
+            skill: "impact".into(),
+            status: l.status.into(),
+            confidence: l.confidence.into(),
+            files_changed,
+            impact_candidates: self.candidates,
+            degradation_level: l.degradation_level.into(),
+            impacts: self.impacts,
+            cascade_recommended: rule.recommended(),
+            cascade_rationale: rule.rationale(self.candidates, self.direct_rows),
+            hubs: self.hubs,
+            notes,
+        }
     }
 }
 
@@ -325,6 +369,33 @@ mod tests {
             }]
         );
         assert_eq!(a.impacts[0].dependent_count, 2);
+    }
+
+    proptest::proptest! {
+        /// Whatever the graph, the document passes the validator and keeps its invariants.
+        #[test]
+        fn every_document_validates(
+            hop1_raw in proptest::collection::vec((0u8..12, 0u8..4, 1u32..5), 0..40),
+            hop2_raw in proptest::collection::vec((0u8..12, 0u8..12, 1u32..5), 0..60),
+            limit in 1usize..6,
+            cut in proptest::bool::ANY,
+            live in proptest::bool::ANY,
+        ) {
+            let f = |i: u8| format!("f{i}.md");
+            let changed: Vec<String> = (0..4).map(|i| format!("c{i}.md")).collect();
+            let hop1_edges: Vec<Edge> = hop1_raw.iter().map(|(s, d, l)| e(&f(*s), &changed[*d as usize], "n", *l)).collect();
+            let h = hop1(&changed, &hop1_edges, limit);
+            let hop2_edges: Vec<Edge> = hop2_raw.iter().map(|(s, d, l)| e(&f(*s), &f(*d), "m", *l)).collect();
+            let l1 = h.finish(&hop2_edges, Path::new("/r"), 3).into_l1(4, cut, live, vec![]);
+            let text = serde_yaml::to_string(&l1).unwrap_or_default();
+            let report = crate::impact::check::validate_str(&text);
+            proptest::prop_assert!(report.valid, "{:?}\n{}", report, text);
+            proptest::prop_assert!(report.warnings.is_empty(), "{:?}", report);
+            for imp in &l1.impacts {
+                proptest::prop_assert!(imp.dependents.len() <= limit);
+                proptest::prop_assert!(imp.dependents.iter().all(|d| !d.file.contains("/c")));
+            }
+        }
     }
 
     #[test]
