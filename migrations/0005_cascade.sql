@@ -2,6 +2,7 @@
 -- A cascade is rewritten as a whole (cascades row updated, child rows replaced) in one
 -- BEGIN IMMEDIATE transaction per transition, so the tables always hold one consistent state.
 
+-- One row per cascade: its state, current iteration, session and the impact run it came from.
 CREATE TABLE cascades (
     id         INTEGER PRIMARY KEY,
     session_id TEXT,                                   -- NULL: bound to no session (sees every session's edits)
@@ -79,6 +80,7 @@ CREATE TABLE cascade_files (
     PRIMARY KEY (cascade_id, role, file)
 ) STRICT;
 
+-- Warnings raised along the way, in order (the L1 `warnings`).
 CREATE TABLE cascade_warnings (
     cascade_id INTEGER NOT NULL REFERENCES cascades(id) ON DELETE CASCADE,
     seq        INTEGER NOT NULL,
