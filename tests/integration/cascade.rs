@@ -448,3 +448,31 @@ fn subagent_stop_is_suppressed_while_the_cascade_runs() {
     );
     assert!(!out.contains("suppressed"), "{out}");
 }
+
+#[test]
+fn check_builds_the_index_when_there_is_none() {
+    // No `src index` first: the check must still see charlie mentioning delta.
+    let p = Project::from_fixture("cascade-chain");
+    start(&p, "chain.yaml");
+    edit(&p, ".claude/docs/chain-delta.md", SESSION);
+    let doc = cascade(&p, &["check"]);
+    assert_eq!(doc["status"], "active", "{doc}");
+    assert_eq!(targets(&doc), vec![".claude/docs/chain-charlie.md"]);
+}
+
+#[test]
+fn deleted_file_still_has_its_dependents_checked() {
+    let p = project("cascade-chain");
+    start(&p, "chain.yaml");
+    // The implementer removes the target instead of editing it (recorded by the hook as a Write
+    // of the path; the file is gone when the check runs).
+    edit(&p, ".claude/docs/chain-delta.md", SESSION);
+    std::fs::remove_file(p.path(".claude/docs/chain-delta.md"))
+        .unwrap_or_else(|e| panic!("rm: {e}"));
+    let doc = cascade(&p, &["check"]);
+    assert_eq!(
+        targets(&doc),
+        vec![".claude/docs/chain-charlie.md"],
+        "{doc}"
+    );
+}
