@@ -322,7 +322,8 @@ pub fn check(ctx: &Ctx, sel: &Selector) -> Result<Shown> {
         let message = match result {
             CheckResult::NoProgress => format!("iteration {n}: nothing recorded"),
             CheckResult::Next { iteration } => format!(
-                "new impacts after iteration {n}: iteration {iteration} started; spawn one implementer per group below, then check again"
+                "not converged after iteration {n}: iteration {iteration} started with {} target(s) (new impacts and retries); spawn one implementer per group below, then check again",
+                c.current().map_or(0, |i| i.targets.len())
             ),
             CheckResult::Converged => format!("converged after iteration {n}: no new impacts"),
             CheckResult::Partial => format!("ended partial after iteration {n}"),
