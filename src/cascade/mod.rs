@@ -8,6 +8,7 @@
 //! does) and does not edit files (implementers do). Invariant: a cascade's state only changes
 //! through `machine::Cascade::transition`, and the stored state is always a whole, consistent one.
 
+pub mod converge;
 pub mod machine;
 pub mod plan;
 pub mod report;
