@@ -134,8 +134,17 @@ fn from_index(
         graph::edges_into(&conn, &deleted)?
     };
     if !manifest.is_empty() {
-        index::refresh_paths(ctx, manifest)
+        let report = index::refresh_paths(ctx, manifest)
             .context("refreshing the index for the changed files")?;
+        // A refresh that did nothing (config changed since indexing) leaves an index that
+        // answers for another scope or other names: ask the tree instead.
+        if !report.notes.is_empty() {
+            notes.push(format!(
+                "the index could not be refreshed ({}): answered by a live scan (grep-only mode)",
+                report.notes.join("; ")
+            ));
+            return from_live_scan(ctx, manifest, notes);
+        }
     }
     let present: Vec<String> = manifest
         .iter()

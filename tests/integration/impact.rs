@@ -163,6 +163,27 @@ fn stale_dependent_means_a_live_scan_and_medium_confidence() {
 }
 
 #[test]
+fn config_changed_since_indexing_means_a_live_scan() {
+    let p = chain();
+    let indexed = impact(&p, &[SKILL]);
+    // Naming rules changed: the stored graph answers for other names until `src index`.
+    p.write(".src/config.yaml", "names:\n  min_stem_len: 3\n");
+    let l1 = impact(&p, &[SKILL]);
+    assert_eq!(
+        (l1.confidence.as_str(), l1.degradation_level.as_str()),
+        ("medium", "degraded")
+    );
+    assert!(
+        l1.notes
+            .iter()
+            .any(|n| n.contains("could not be refreshed")),
+        "{:?}",
+        l1.notes
+    );
+    assert_eq!(rows(&p, &l1), rows(&p, &indexed));
+}
+
+#[test]
 fn edited_changed_file_is_refreshed_first() {
     let p = chain();
     // A new file mentioning the skill, given as changed together with the skill: it is changed,
