@@ -374,9 +374,20 @@ fn git_diff_and_stdin_name_the_changed_files() {
         ],
     );
     p.write(SKILL, "# Alpha gate\n\nChecks a release twice.\n");
+    // Untracked files count as changed (a new file is a change); ignored ones do not.
+    p.write(".claude/agents/fresh.md", "# Fresh\n\nNew agent.\n");
+    p.write(".gitignore", ".src/\n.claude/agents/ignored.md\n");
+    p.write(".claude/agents/ignored.md", "# Ignored\n");
     let l1 = impact(&p, &["--git-diff", "HEAD"]);
     let changed: Vec<&str> = l1.impacts.iter().map(|i| i.changed_file.as_str()).collect();
-    assert_eq!(changed, vec![format!("{}/{SKILL}", canon(&p))]);
+    let root = canon(&p);
+    assert_eq!(
+        changed,
+        vec![
+            format!("{root}/.claude/agents/fresh.md"),
+            format!("{root}/{SKILL}")
+        ]
+    );
 
     let out = p
         .src()
