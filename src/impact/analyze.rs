@@ -47,6 +47,17 @@ impl Input {
     }
 }
 
+/// Phase timings on stderr when `SRC_DEBUG` is set (for the benchmark, not for users).
+fn lap(what: &str, since: &mut Instant) {
+    if std::env::var_os("SRC_DEBUG").is_some() {
+        eprintln!(
+            "impact: {what}: {:.1} ms",
+            since.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    *since = Instant::now();
+}
+
 /// A finished, stored run and the input problems worth a line on stderr.
 #[derive(Debug, Clone)]
 pub struct Outcome {
@@ -100,8 +111,10 @@ pub fn analyze(ctx: &Ctx, input: &Input) -> Result<Outcome> {
         Input::Session(s) => Some(s.as_str()),
         _ => None,
     };
+    let mut t = Instant::now();
     let mut conn = ctx.store.conn()?;
     let run = runs::save(&mut conn, l1, input.kind(), session)?;
+    lap("store", &mut t);
     Ok(Outcome { run, warnings })
 }
 
@@ -120,7 +133,9 @@ fn from_index(
     notes: &mut Vec<String>,
 ) -> Result<GraphAnswer> {
     let cfg = &ctx.config.impact;
+    let mut t = Instant::now();
     let before = index::freshness(ctx, manifest)?;
+    lap("freshness before", &mut t);
     let deleted: Vec<String> = before
         .iter()
         .filter(|(_, f)| *f == Freshness::Missing)
@@ -133,11 +148,25 @@ fn from_index(
     } else {
         graph::edges_into(&conn, &deleted)?
     };
-    if !manifest.is_empty() {
-        let report = index::refresh_paths(ctx, manifest)
+    // An index built under another scope or other naming rules answers a different question.
+    let fp = crate::store::meta_get(&conn, index::META_FINGERPRINT)?;
+    if fp.as_deref() != Some(index::fingerprint(&ctx.config).as_str()) {
+        notes.push(
+            "the configuration changed since the index was built: answered by a live scan (grep-only mode); run `src index`"
+                .into(),
+        );
+        return from_live_scan(ctx, manifest, notes);
+    }
+    // Only paths whose entry differs from the disk need the refresh (it costs a read of the
+    // file table); a fresh changed file is already what a refresh would make it.
+    let to_refresh: Vec<String> = before
+        .iter()
+        .filter(|(_, f)| *f != Freshness::Fresh)
+        .map(|(p, _)| p.clone())
+        .collect();
+    if !to_refresh.is_empty() {
+        let report = index::refresh_paths(ctx, &to_refresh)
             .context("refreshing the index for the changed files")?;
-        // A refresh that did nothing (config changed since indexing) leaves an index that
-        // answers for another scope or other names: ask the tree instead.
         if !report.notes.is_empty() {
             notes.push(format!(
                 "the index could not be refreshed ({}): answered by a live scan (grep-only mode)",
@@ -145,6 +174,7 @@ fn from_index(
             ));
             return from_live_scan(ctx, manifest, notes);
         }
+        lap("refresh", &mut t);
     }
     let present: Vec<String> = manifest
         .iter()
@@ -178,9 +208,12 @@ fn from_index(
     if !stale.is_empty() {
         return fallback(ctx, &analyzable, cut, &stale, notes);
     }
+    lap("freshness after", &mut t);
     hop1_edges.extend(graph::edges_into(&conn, &analyzable)?);
+    lap("hop 1", &mut t);
     let h1 = assemble::hop1(&analyzable, &hop1_edges, cfg.max_direct_per_file);
     let hop2_edges = graph::edges_into(&conn, &h1.intermediates())?;
+    lap("hop 2", &mut t);
     let assembled = h1.finish(&hop2_edges, &ctx.ws.root, cfg.hub_threshold);
     // Confidence high needs every file in the answer fresh; one stale file means a live scan.
     let involved: BTreeSet<String> = assembled
@@ -195,6 +228,7 @@ fn from_index(
         .filter(|(_, f)| *f != Freshness::Fresh)
         .map(|(p, _)| p)
         .collect();
+    lap("assemble and freshness of dependents", &mut t);
     if !stale.is_empty() {
         return fallback(ctx, &analyzable, cut, &stale, notes);
     }

@@ -176,7 +176,7 @@ fn config_changed_since_indexing_means_a_live_scan() {
     assert!(
         l1.notes
             .iter()
-            .any(|n| n.contains("could not be refreshed")),
+            .any(|n| n.contains("configuration changed")),
         "{:?}",
         l1.notes
     );
