@@ -159,9 +159,15 @@ fn from_index(
     }
     // Only paths whose entry differs from the disk need the refresh (it costs a read of the
     // file table); a fresh changed file is already what a refresh would make it.
+    // An unindexed file only needs it when it exists and is in scope (a new file).
+    let filter = crate::index::walk::PathFilter::new(&ctx.ws, &ctx.config)?;
     let to_refresh: Vec<String> = before
         .iter()
-        .filter(|(_, f)| *f != Freshness::Fresh)
+        .filter(|(p, f)| match f {
+            Freshness::Fresh => false,
+            Freshness::Stale | Freshness::Missing => true,
+            Freshness::Unindexed => ctx.ws.abs(p).is_file() && filter.in_scope(p),
+        })
         .map(|(p, _)| p.clone())
         .collect();
     if !to_refresh.is_empty() {
