@@ -288,10 +288,19 @@ fn bad_paths_are_reported_and_skip_when_nothing_is_left() {
     assert_eq!(l1.notes.len(), 2, "{:?}", l1.notes);
     assert_valid(&p, &l1);
 
-    // A good path alongside a bad one: analysed, the bad one still named.
-    let l1 = impact(&p, &[SKILL, "no/such/file.md"]);
+    // A good path alongside bad ones: analysed, the bad ones still named (README.md exists but
+    // is out of scope, so the index knows nothing of it).
+    let l1 = impact(&p, &[SKILL, "no/such/file.md", "README.md"]);
     assert_eq!(l1.status, "complete");
+    assert_eq!(l1.files_changed, 3);
     assert_eq!(l1.impacts.len(), 1);
+    assert!(
+        l1.notes
+            .iter()
+            .any(|n| n.contains("not in the index") && n.contains("README.md")),
+        "{:?}",
+        l1.notes
+    );
     assert!(
         l1.notes.iter().any(|n| n.contains("no/such/file.md")),
         "{:?}",
