@@ -71,7 +71,7 @@ hyperfine --warmup 3 --runs "$runs" --export-json "$state/impact.json" \
   -n "src impact (50 files)" "$(q "${src[@]}") impact $files --format json >/dev/null" \
   -n "rg -l -F -f names50.txt" "$rg_cmd" >&2
 hyperfine --warmup 1 --runs 3 --export-json "$state/degraded.json" \
-  --prepare "rm -f $(q "$state/empty.db")*" \
+  --prepare "rm -f $(q "$state/empty.db" "$state/empty.db-wal" "$state/empty.db-shm")" \
   -n "src impact (50 files, no index)" \
   "$(q "$bin" --root "$tree" --db "$state/empty.db" --config "$cfg") impact $files --format json >/dev/null" >&2
 
