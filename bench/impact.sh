@@ -90,4 +90,4 @@ print(f"| src impact, 50 files, indexed | {imp*1000:.1f} ms | rg -l -F -f names5
 print(f"| src impact, 50 files, no index (live scans) | {deg*1000:.0f} ms | | {deg/imp:.1f}x indexed |")
 EOF
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), $(uname -sr);" \
-  "$(hyperfine --version), $(rg --version | head -1), src $(git -C "$here" rev-parse --short HEAD)"
+  "$(hyperfine --version), $(rg --version 2>/dev/null | head -1), src $(git -C "$here" rev-parse --short HEAD)"
