@@ -7,11 +7,12 @@
 # The database and config live in a temporary state directory outside TREE (default scope).
 # The 50 changed files are every 1000th in-scope file in path order (deterministic). Measures,
 # with hyperfine in the same run (shell start subtracted by hyperfine):
-#   1. src impact F1..F50 --format json     (indexed: refresh 50 files, 2 graph reads, store)
-#   2. rg -l -F -f names50.txt              (one hop, no evidence, no transitive: the floor)
+#   1. src impact F1..F50 --format json     (indexed: freshness of 50 files, 2 graph reads, store)
+#   2. rg -l -F -f names50.txt              (the seed's grep: one hop, no evidence, no transitive)
 #   3. src impact F1..F50 on an empty database (degraded: two live scans; for reference)
 # The 50 files are unchanged since the index, so no refresh is needed: the refresh of edited
-# files is the index's incremental cost (bench/index.sh); SRC_DEBUG=1 prints impact's phases.
+# files is the index's incremental cost (bench/index.sh). SRC_DEBUG=FILE appends impact's
+# phase timings to FILE.
 # Goal: 1. under 100 ms median. Env: RUNS (default 20), KEEP=1 keeps the state directory.
 set -euo pipefail
 
@@ -28,7 +29,7 @@ case "${1:-large}" in
     if [ ! -d "$tree/.claude" ]; then
       python3 /work/shared/bench/gen-claude-tree.py --preset large --out "$tree/.claude" >&2
     fi ;;
-  -h|--help) sed -n '2,15p' "$0"; exit 2 ;;
+  -h|--help) sed -n '2,16p' "$0"; exit 2 ;;
   *) tree=$1 ;;
 esac
 [ -d "$tree" ] || die "$tree is not a directory"

@@ -63,11 +63,9 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         return show(g, *id, *format);
     }
     let input = input(args)?;
-    let t = std::time::Instant::now();
+    let mut t = std::time::Instant::now();
     let ctx = Ctx::open(g)?;
-    if std::env::var_os("SRC_DEBUG").is_some() {
-        eprintln!("impact: open: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
-    }
+    impact::analyze::lap("open", &mut t);
     let outcome = impact::analyze(&ctx, &input)?;
     for w in &outcome.warnings {
         eprintln!("warning: {w}");

@@ -47,13 +47,21 @@ impl Input {
     }
 }
 
-/// Phase timings on stderr when `SRC_DEBUG` is set (for the benchmark, not for users).
-fn lap(what: &str, since: &mut Instant) {
-    if std::env::var_os("SRC_DEBUG").is_some() {
-        eprintln!(
-            "impact: {what}: {:.1} ms",
+/// Appends a phase timing to the file named by `SRC_DEBUG` (the hooks' convention), if any.
+pub fn lap(what: &str, since: &mut Instant) {
+    if let Some(path) = std::env::var_os("SRC_DEBUG").filter(|v| !v.is_empty()) {
+        use std::io::Write as _;
+        let line = format!(
+            "src impact: {what}: {:.1} ms\n",
             since.elapsed().as_secs_f64() * 1e3
         );
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+        {
+            let _ = f.write_all(line.as_bytes());
+        }
     }
     *since = Instant::now();
 }
@@ -152,7 +160,7 @@ fn from_index(
     let fp = crate::store::meta_get(&conn, index::META_FINGERPRINT)?;
     if fp.as_deref() != Some(index::fingerprint(&ctx.config).as_str()) {
         notes.push(
-            "the configuration changed since the index was built: answered by a live scan (grep-only mode); run `src index`"
+            "the configuration or naming rules changed since the index was built: answered by a live scan (grep-only mode); run `src index`"
                 .into(),
         );
         return from_live_scan(ctx, manifest, notes);
