@@ -174,7 +174,7 @@ fn config_changed_since_indexing_means_a_live_scan() {
         ("medium", "degraded")
     );
     assert!(
-        l1.notes.iter().any(|n| n.contains("configuration changed")),
+        l1.notes.iter().any(|n| n.contains("naming rules changed")),
         "{:?}",
         l1.notes
     );
