@@ -346,6 +346,49 @@ fn session_events_are_the_manifest() {
 }
 
 #[test]
+fn session_recorded_by_the_real_hook() {
+    let p = chain();
+    let root = canon(&p);
+    for (i, file) in [SKILL, ".claude/agents/idle.md", SKILL].iter().enumerate() {
+        let payload = serde_json::json!({
+            "session_id": "hook-s",
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Edit",
+            "tool_input": {"file_path": format!("{root}/{file}")},
+            "tool_use_id": format!("t{i}"),
+            "cwd": root,
+        });
+        src()
+            .current_dir(p.root())
+            .env("CLAUDE_PROJECT_DIR", p.root())
+            .args(["hook", "post-tool-use"])
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+    }
+    let l1 = impact(&p, &["--session", "hook-s"]);
+    assert_eq!(l1.files_changed, 2);
+    let counts: Vec<(String, u64)> = l1
+        .impacts
+        .iter()
+        .map(|i| {
+            (
+                i.changed_file.trim_start_matches(&root).to_string(),
+                i.dependent_count,
+            )
+        })
+        .collect();
+    assert_eq!(
+        counts,
+        vec![
+            ("/.claude/agents/idle.md".to_string(), 0),
+            (format!("/{SKILL}"), 3)
+        ]
+    );
+    assert_valid(&p, &l1);
+}
+
+#[test]
 fn bad_git_revision_is_a_clear_usage_error() {
     let p = chain();
     let _ = std::fs::remove_dir_all(p.path(".git"));
