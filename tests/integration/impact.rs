@@ -205,6 +205,26 @@ fn edited_changed_file_is_refreshed_first() {
 }
 
 #[test]
+fn deleted_file_keeps_its_dependents_from_before_the_refresh() {
+    let p = chain();
+    std::fs::remove_file(p.path(".claude/agents/courier.md")).unwrap_or_else(|e| panic!("rm: {e}"));
+    let l1 = impact(&p, &[".claude/agents/courier.md"]);
+    let direct: Vec<&str> = l1.impacts[0]
+        .dependents
+        .iter()
+        .filter(|d| d.kind == "DIRECT")
+        .filter_map(|d| d.file.rsplit('/').next())
+        .collect();
+    assert_eq!(direct, vec!["auditor.md", "dispatcher.md"]);
+    assert_eq!(l1.status, "complete");
+    assert!(
+        l1.notes.iter().any(|n| n.contains("deleted")),
+        "{:?}",
+        l1.notes
+    );
+}
+
+#[test]
 fn limits_cut_rows_and_say_so() {
     let p = chain();
     p.write(".src/config.yaml", "impact:\n  max_direct_per_file: 1\n");
