@@ -273,23 +273,21 @@ fn fallback(
 
 /// Degraded mode: no index, so every changed file inside the root is analysed by its names.
 fn from_live_scan(ctx: &Ctx, manifest: &[String], notes: &mut Vec<String>) -> Result<GraphAnswer> {
-    let absent: Vec<String> = manifest
-        .iter()
-        .filter(|p| !ctx.ws.abs(p).exists())
-        .cloned()
-        .collect();
-    if !absent.is_empty() {
-        notes.push(format!(
-            "{} changed file(s) do not exist; analysed by name only (deleted?): {}",
-            absent.len(),
-            name_some(&absent)
-        ));
+    // The live scan resolves names against the files in scope, as the index does: a missing or
+    // out-of-scope file bears no name there, so it cannot be analysed.
+    let filter = crate::index::walk::PathFilter::new(&ctx.ws, &ctx.config)?;
+    let (mut analyzable, mut unknown, mut absent) = (Vec::new(), Vec::new(), Vec::new());
+    for p in manifest {
+        if !ctx.ws.abs(p).is_file() {
+            absent.push(p.clone());
+        } else if filter.in_scope(p) {
+            analyzable.push(p.clone());
+        } else {
+            unknown.push(p.clone());
+        }
     }
-    let (analyzable, cut) = cap_changed(
-        manifest.to_vec(),
-        ctx.config.impact.max_changed_files,
-        notes,
-    );
+    note_unanalysed(&unknown, &absent, notes);
+    let (analyzable, cut) = cap_changed(analyzable, ctx.config.impact.max_changed_files, notes);
     let mut ans = live(ctx, &analyzable, notes)?;
     ans.truncated |= cut;
     Ok(ans)
@@ -344,7 +342,7 @@ fn cap_changed(mut files: Vec<String>, max: usize, notes: &mut Vec<String>) -> (
 fn note_unanalysed(unknown: &[String], absent: &[String], warnings: &mut Vec<String>) {
     if !unknown.is_empty() {
         warnings.push(format!(
-            "{} path(s) not in the index (out of scope, binary or too large), not analysed: {}",
+            "{} path(s) not in the index or out of scope (or binary, or too large), not analysed: {}",
             unknown.len(),
             name_some(unknown)
         ));
