@@ -30,6 +30,7 @@ pub struct Args {
     /// The files changed since a git revision (plus untracked files)
     #[arg(long, value_name = "REV")]
     pub git_diff: Option<String>,
+    /// The L1 document as yaml or json, or the L2 report as md
     #[arg(long, value_enum, default_value_t = Format::Yaml)]
     pub format: Format,
     /// Also write the L2 markdown report to PATH
@@ -43,6 +44,7 @@ pub enum Sub {
     Show {
         /// The run's `impact_id`
         id: i64,
+        /// The L1 document as yaml or json, or the L2 report as md
         #[arg(long, value_enum, default_value_t = Format::Yaml)]
         format: Format,
     },
