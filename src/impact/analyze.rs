@@ -220,9 +220,11 @@ fn from_index(
     analyzable.sort();
     let (analyzable, cut) = cap_changed(analyzable, cfg.max_changed_files, notes);
     if !stale.is_empty() {
-        return fallback(ctx, &analyzable, cut, &stale, notes);
+        return fallback(ctx, &analyzable, hop1_edges, cut, &stale, notes);
     }
     lap("freshness after", &mut t);
+    // The live scan cannot see a deleted file: keep the edges read before the refresh.
+    let deleted_edges = hop1_edges.clone();
     hop1_edges.extend(graph::edges_into(&conn, &analyzable)?);
     lap("hop 1", &mut t);
     let h1 = assemble::hop1(&analyzable, &hop1_edges, cfg.max_direct_per_file);
@@ -244,7 +246,7 @@ fn from_index(
         .collect();
     lap("assemble and freshness of dependents", &mut t);
     if !stale.is_empty() {
-        return fallback(ctx, &analyzable, cut, &stale, notes);
+        return fallback(ctx, &analyzable, deleted_edges, cut, &stale, notes);
     }
     Ok(GraphAnswer {
         assembled,
@@ -257,6 +259,7 @@ fn from_index(
 fn fallback(
     ctx: &Ctx,
     analyzable: &[String],
+    deleted_edges: Vec<Edge>,
     cut: bool,
     stale: &[String],
     notes: &mut Vec<String>,
@@ -266,12 +269,13 @@ fn fallback(
         stale.len(),
         name_some(stale)
     ));
-    let mut ans = live(ctx, analyzable, notes)?;
+    let mut ans = live(ctx, analyzable, deleted_edges, notes)?;
     ans.truncated |= cut;
     Ok(ans)
 }
 
-/// Degraded mode: no index, so every changed file inside the root is analysed by its names.
+/// Degraded mode: no usable index, so the changed files that exist in scope are analysed by a
+/// live scan of the tree.
 fn from_live_scan(ctx: &Ctx, manifest: &[String], notes: &mut Vec<String>) -> Result<GraphAnswer> {
     // The live scan resolves names against the files in scope, as the index does: a missing or
     // out-of-scope file bears no name there, so it cannot be analysed.
@@ -288,13 +292,19 @@ fn from_live_scan(ctx: &Ctx, manifest: &[String], notes: &mut Vec<String>) -> Re
     }
     note_unanalysed(&unknown, &absent, notes);
     let (analyzable, cut) = cap_changed(analyzable, ctx.config.impact.max_changed_files, notes);
-    let mut ans = live(ctx, &analyzable, notes)?;
+    let mut ans = live(ctx, &analyzable, Vec::new(), notes)?;
     ans.truncated |= cut;
     Ok(ans)
 }
 
-/// Both hops by live scans sharing one time budget.
-fn live(ctx: &Ctx, changed: &[String], notes: &mut Vec<String>) -> Result<GraphAnswer> {
+/// Both hops by live scans sharing one time budget; `known` are hop-1 edges read before (into
+/// deleted files, which no scan can resolve).
+fn live(
+    ctx: &Ctx,
+    changed: &[String],
+    mut known: Vec<Edge>,
+    notes: &mut Vec<String>,
+) -> Result<GraphAnswer> {
     let cfg = &ctx.config.impact;
     let budget = Duration::from_millis(ctx.config.limits.live_scan_budget_ms);
     let start = Instant::now();
@@ -309,7 +319,8 @@ fn live(ctx: &Ctx, changed: &[String], notes: &mut Vec<String>) -> Result<GraphA
         truncated |= s.truncated;
         Ok(s.edges)
     };
-    let h1 = assemble::hop1(changed, &scan(changed)?, cfg.max_direct_per_file);
+    known.extend(scan(changed)?);
+    let h1 = assemble::hop1(changed, &known, cfg.max_direct_per_file);
     let hop2 = scan(&h1.intermediates())?;
     let assembled = h1.finish(&hop2, &ctx.ws.root, cfg.hub_threshold);
     if truncated {

@@ -225,6 +225,29 @@ fn deleted_file_keeps_its_dependents_from_before_the_refresh() {
 }
 
 #[test]
+fn deleted_file_survives_the_live_scan_fallback() {
+    let p = chain();
+    std::fs::remove_file(p.path(".claude/agents/courier.md")).unwrap_or_else(|e| panic!("rm: {e}"));
+    // CLAUDE.md (TRANSITIVE via dispatcher.md) changed after indexing: the answer needs a live
+    // scan, which cannot resolve mentions of a deleted file; the edges read before the refresh
+    // still count.
+    p.write(
+        "CLAUDE.md",
+        "# Project\n\nAsk the dispatcher agent first.\n",
+    );
+    let l1 = impact(&p, &[".claude/agents/courier.md"]);
+    assert_eq!(l1.confidence, "medium", "{:?}", l1.notes);
+    let files: Vec<&str> = l1.impacts[0]
+        .dependents
+        .iter()
+        .filter_map(|d| d.file.rsplit('/').next())
+        .collect();
+    assert!(files.contains(&"dispatcher.md"), "{files:?}");
+    assert!(files.contains(&"auditor.md"), "{files:?}");
+    assert!(files.contains(&"CLAUDE.md"), "{files:?}");
+}
+
+#[test]
 fn limits_cut_rows_and_say_so() {
     let p = chain();
     p.write(".src/config.yaml", "impact:\n  max_direct_per_file: 1\n");
