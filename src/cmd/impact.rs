@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use rusqlite::OptionalExtension;
 
 use crate::ctx::Ctx;
 use crate::error::usage;
@@ -24,7 +25,7 @@ pub struct Args {
     /// Changed files, absolute or root-relative; `-` reads paths from stdin, one per line
     #[arg(value_name = "FILES", conflicts_with_all = ["session", "git_diff"])]
     pub files: Vec<PathBuf>,
-    /// The files a recorded session edited
+    /// The files a recorded session edited; `latest` is the session of the newest recorded event
     #[arg(long, value_name = "ID", conflicts_with = "git_diff")]
     pub session: Option<String>,
     /// The files changed since a git revision (plus untracked files)
@@ -68,6 +69,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     let mut t = std::time::Instant::now();
     let ctx = Ctx::open(g)?;
     impact::analyze::lap("open", &mut t);
+    let input = latest_session(&ctx, input)?;
     let outcome = impact::analyze(&ctx, &input)?;
     for w in &outcome.warnings {
         eprintln!("warning: {w}");
@@ -118,6 +120,28 @@ fn input(args: &Args) -> Result<Input> {
         }
     }
     Ok(Input::Stdin(paths))
+}
+
+/// Resolves `--session latest` (an agent rarely knows its session id) to the session of the
+/// newest recorded event.
+fn latest_session(ctx: &Ctx, input: Input) -> Result<Input> {
+    match input {
+        Input::Session(s) if s == "latest" => {
+            let conn = ctx.store.conn()?;
+            let id: Option<String> = conn
+                .query_row(
+                    "SELECT session_id FROM events ORDER BY id DESC LIMIT 1",
+                    [],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            match id {
+                Some(id) => Ok(Input::Session(id)),
+                None => Err(usage("--session latest: no events have been recorded yet")),
+            }
+        }
+        other => Ok(other),
+    }
 }
 
 fn print(l1: &ImpactL1, l2: &str, format: Format) -> Result<()> {

@@ -635,3 +635,44 @@ fn git(dir: &Path, args: &[&str]) {
         .success();
     assert!(ok, "git {args:?} failed");
 }
+
+#[test]
+fn session_latest_is_the_session_of_the_newest_event() {
+    let p = crate::util::Project::from_fixture("claude-tree");
+    p.src().arg("index").assert().success();
+    p.src()
+        .args(["impact", "--session", "latest"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "no events have been recorded yet",
+        ));
+    for (session, rel) in [
+        ("older", ".claude/agents/analyst.md"),
+        ("newer", ".claude/skills/self-improve/SKILL.md"),
+    ] {
+        let abs = p.path(rel);
+        let payload = serde_json::json!({"session_id": session, "tool_name": "Edit",
+            "tool_input": {"file_path": abs}, "tool_use_id": format!("t-{session}")});
+        p.src()
+            .env("CLAUDE_PROJECT_DIR", p.root())
+            .args(["hook", "post-tool-use"])
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+    }
+    let out =
+        crate::util::stdout_of(
+            p.src()
+                .args(["impact", "--session", "latest", "--format", "json"]),
+        );
+    let l1: serde_json::Value = serde_json::from_str(&out).unwrap_or_default();
+    let changed = l1["impacts"][0]["changed_file"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        changed.ends_with(".claude/skills/self-improve/SKILL.md"),
+        "{out}"
+    );
+    assert_eq!(l1["files_changed"], 1);
+}
