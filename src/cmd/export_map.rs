@@ -85,7 +85,7 @@ fn run_export(ctx: &Ctx, args: &Args, max_lines: usize) -> Result<ExitCode> {
     };
     let header = Header {
         last_full_scan: date(&graph.last_full_scan),
-        last_incremental: date(&graph.last_incremental_scan),
+        last_incremental: model::last_change(&graph, &selected).unwrap_or_else(|| "never".into()),
         scope: match scope {
             Some(s) => s.to_string(),
             None => ctx.config.scope.include.join(", "),

@@ -4,7 +4,7 @@
 //! database, so a map written by someone else is judged by the same rules. Invariant: `valid` is
 //! true exactly when `errors` is empty; codes never change meaning.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::parse::{self, ParsedMap};
 use super::Level;
 use crate::config::{Hotspot, Scope};
+use crate::index::walk::ScopeMatcher;
 
 /// What a check compares the map against.
 #[derive(Debug, Clone)]
@@ -138,7 +139,8 @@ pub fn check_text(text: &str, display: &str, opts: &CheckOptions) -> CheckReport
             format!("header says {n} entries, the file has {}", m.entries.len()),
         ));
     }
-    let scope = ScopeMatcher::new(&opts.scope);
+    // The index's own matcher, so "excluded" means exactly what the walk skips.
+    let scope = ScopeMatcher::new(&opts.scope).ok();
     let mut seen = BTreeSet::new();
     for e in &m.entries {
         let at = Some(e.line);
@@ -153,7 +155,7 @@ pub fn check_text(text: &str, display: &str, opts: &CheckOptions) -> CheckReport
         }
         if opts.map_rel.as_deref() == Some(e.path.as_str()) {
             errors.push(err(E_EXCLUDED_PATH, at, p, "the map lists itself".into()));
-        } else if !scope.contains(&e.path) {
+        } else if scope.as_ref().is_some_and(|s| !s.includes_file(&e.path)) {
             errors.push(err(
                 E_EXCLUDED_PATH,
                 at,
@@ -233,6 +235,9 @@ fn bidirectional(m: &ParsedMap, errors: &mut Vec<Finding>, warnings: &mut Vec<Fi
     let lists = |side: &[Vec<(String, Vec<usize>)>], i: usize, j: usize| {
         side[i].iter().any(|(_, hits)| hits.contains(&j))
     };
+    // One warning per unknown name (first line seen, how often), not one per mention: a pruned
+    // map names its pruned files in many lists.
+    let mut unresolved: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (i, e) in m.entries.iter().enumerate() {
         for (field, mine, theirs, other_field) in [
             ("refs", &refs, &by, "refd_by"),
@@ -246,10 +251,7 @@ fn bidirectional(m: &ParsedMap, errors: &mut Vec<Finding>, warnings: &mut Vec<Fi
                     message,
                 };
                 if hits.is_empty() {
-                    warnings.push(f(
-                        W_UNRESOLVED_REF,
-                        format!("{field} `{name}` of `{}` names no entry in the map", e.path),
-                    ));
+                    unresolved.entry(name).or_insert((e.line, 0)).1 += 1;
                 } else if !hits.iter().any(|&j| lists(theirs, j, i)) {
                     let other = &m.entries[hits[0]].path;
                     errors.push(f(
@@ -263,6 +265,20 @@ fn bidirectional(m: &ParsedMap, errors: &mut Vec<Finding>, warnings: &mut Vec<Fi
             }
         }
     }
+    let mut found: Vec<Finding> = unresolved
+        .into_iter()
+        .map(|(name, (line, times))| Finding {
+            code: W_UNRESOLVED_REF,
+            line: Some(line),
+            path: None,
+            message: format!(
+                "`{name}` is named in {times} refs/refd_by lists but has no entry \
+                 (pruned, outside the map's scope, or unknown)"
+            ),
+        })
+        .collect();
+    found.sort_by_key(|f| f.line);
+    warnings.extend(found);
 }
 
 fn staleness(m: &ParsedMap, opts: &CheckOptions, unparseable: bool) -> Staleness {
@@ -303,60 +319,9 @@ fn staleness(m: &ParsedMap, opts: &CheckOptions, unparseable: bool) -> Staleness
     }
 }
 
-/// The configured scope as a path test: included by some `include` glob and by no `exclude`
-/// glob. Globs are root-relative; a leading `/` anchors, a glob without `/` matches at any depth.
-pub struct ScopeMatcher {
-    include: globset::GlobSet,
-    exclude: globset::GlobSet,
-}
-
-impl ScopeMatcher {
-    pub fn new(scope: &Scope) -> ScopeMatcher {
-        let build = |globs: &[String]| {
-            let mut b = globset::GlobSetBuilder::new();
-            for g in globs {
-                let anchored = g.starts_with('/') || g.trim_end_matches('/').contains('/');
-                let g = g.trim_start_matches('/').trim_end_matches('/');
-                let pat = if anchored {
-                    g.to_string()
-                } else {
-                    format!("**/{g}")
-                };
-                for p in [pat.clone(), format!("{pat}/**")] {
-                    if let Ok(glob) = globset::GlobBuilder::new(&p)
-                        .literal_separator(true)
-                        .build()
-                    {
-                        b.add(glob);
-                    }
-                }
-            }
-            b.build().unwrap_or_else(|_| globset::GlobSet::empty())
-        };
-        ScopeMatcher {
-            include: build(&scope.include),
-            exclude: build(&scope.exclude),
-        }
-    }
-
-    pub fn contains(&self, path: &str) -> bool {
-        self.include.is_match(path) && !self.exclude.is_match(path)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn default_scope_matches_the_seed() {
-        let s = ScopeMatcher::new(&Scope::default());
-        assert!(s.contains(".claude/skills/a/SKILL.md"));
-        assert!(s.contains("CLAUDE.md"));
-        assert!(!s.contains("docs/CLAUDE.md"));
-        assert!(!s.contains(".claude/agent-memory/analyst/codebase-map.md"));
-        assert!(!s.contains("src/main.rs"));
-    }
 
     #[test]
     fn refs_resolve_by_path_suffix_stem_or_directory() {

@@ -12,6 +12,7 @@ use rusqlite::Connection;
 
 use super::{Entry, Level};
 use crate::config::Hotspot;
+use crate::graph::DisplayNames;
 
 const FILES_SQL: &str = "SELECT path, content_changed_at FROM files ORDER BY path";
 const EDGES_SQL: &str = "SELECT s.path, d.path, e.name FROM edges e \
@@ -41,7 +42,6 @@ pub struct Graph {
     /// Paths edited in the most recent sessions.
     pub recent: BTreeSet<String>,
     pub last_full_scan: Option<String>,
-    pub last_incremental_scan: Option<String>,
     /// Display name of each file (index into `files`).
     pub names: Vec<String>,
 }
@@ -59,8 +59,7 @@ impl Graph {
         let recent: Vec<String> = query(conn, RECENT_SQL, [recent_sessions as i64], |r| r.get(0))
             .context("reading recent sessions")?;
         let mut g = Graph::from_parts(files, edges, recent.into_iter().collect());
-        g.last_full_scan = crate::store::meta_get(conn, "last_full_scan")?;
-        g.last_incremental_scan = crate::store::meta_get(conn, "last_incremental_scan")?;
+        g.last_full_scan = crate::store::meta_get(conn, crate::index::META_LAST_FULL)?;
         Ok(g)
     }
 
@@ -86,8 +85,8 @@ impl Graph {
                 }
             }
         }
-        let paths: Vec<String> = files.iter().map(|f| f.0.clone()).collect();
-        let names = display_names(&paths);
+        let display = DisplayNames::new(files.iter().map(|f| f.0.as_str()));
+        let names = files.iter().map(|f| display.get(&f.0)).collect();
         Graph {
             files: files
                 .into_iter()
@@ -99,7 +98,6 @@ impl Graph {
             links,
             recent,
             last_full_scan: None,
-            last_incremental_scan: None,
             names,
         }
     }
@@ -169,34 +167,21 @@ pub fn entries(g: &Graph, selected: &[bool], cfg: &Hotspot) -> Vec<Entry> {
         .collect()
 }
 
+/// The newest `updated` date among the selected files: the last day the index saw content in
+/// the map's scope change. The map's "Last incremental" line uses it instead of the time of the
+/// last index run, so re-running an export on another day does not churn the file.
+pub fn last_change(g: &Graph, selected: &[bool]) -> Option<String> {
+    g.files
+        .iter()
+        .zip(selected)
+        .filter(|(_, s)| **s)
+        .map(|(f, _)| f.updated.clone())
+        .max()
+}
+
 /// `YYYY-MM-DD` of an ISO timestamp as stored (its own offset's date, so it never moves).
 pub fn date_of(ts: &str) -> String {
     ts.get(..10).unwrap_or(ts).to_string()
-}
-
-/// Shortest component suffix of each path that no other path ends with; the whole path when
-/// none is unique. Stands in for `graph::DisplayNames` until the engine lands.
-pub fn display_names(paths: &[String]) -> Vec<String> {
-    let mut count: HashMap<String, usize> = HashMap::new();
-    for p in paths {
-        for s in suffixes(p) {
-            *count.entry(s).or_default() += 1;
-        }
-    }
-    paths
-        .iter()
-        .map(|p| {
-            suffixes(p)
-                .find(|s| count.get(s) == Some(&1))
-                .unwrap_or_else(|| p.clone())
-        })
-        .collect()
-}
-
-/// `a/b/c` → `c`, `b/c`, `a/b/c`.
-fn suffixes(path: &str) -> impl Iterator<Item = String> + '_ {
-    let parts: Vec<&str> = path.split('/').collect();
-    (1..=parts.len()).map(move |k| parts[parts.len() - k..].join("/"))
 }
 
 fn query<T, P: rusqlite::Params>(
@@ -219,16 +204,21 @@ mod tests {
     }
 
     #[test]
-    fn display_names_are_shortest_unique_suffixes() {
-        let paths = vec![
+    fn display_names_are_the_graph_modules() {
+        let paths = [
             s(".claude/CLAUDE.md"),
             s(".claude/agents/implementer.md"),
             s(".claude/skills/a/SKILL.md"),
             s(".claude/skills/b/SKILL.md"),
             s("CLAUDE.md"),
         ];
+        let g = Graph::from_parts(
+            paths.iter().map(|p| (p.clone(), s("2026-01-01"))).collect(),
+            Vec::new(),
+            BTreeSet::new(),
+        );
         assert_eq!(
-            display_names(&paths),
+            g.names,
             vec![
                 s(".claude/CLAUDE.md"),
                 s("implementer.md"),
