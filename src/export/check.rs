@@ -4,7 +4,7 @@
 //! database, so a map written by someone else is judged by the same rules. Invariant: `valid` is
 //! true exactly when `errors` is empty; codes never change meaning.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -203,9 +203,10 @@ pub fn check_text(text: &str, display: &str, opts: &CheckOptions) -> CheckReport
 /// A ref names an entry by its path, a path suffix, its stem (`implementer`) or its directory
 /// (`execution-code` for `skills/execution-code/SKILL.md`); the first rule that matches wins.
 fn resolve(m: &ParsedMap, r: &str) -> Vec<usize> {
+    let suffix = format!("/{r}");
     let rules: [&dyn Fn(&str) -> bool; 4] = [
         &|p| p == r,
-        &|p| p.ends_with(&format!("/{r}")),
+        &|p| p.ends_with(&suffix),
         &|p| {
             let base = p.rsplit('/').next().unwrap_or(p);
             base.split('.').next() == Some(r)
@@ -224,10 +225,18 @@ fn resolve(m: &ParsedMap, r: &str) -> Vec<usize> {
 }
 
 fn bidirectional(m: &ParsedMap, errors: &mut Vec<Finding>, warnings: &mut Vec<Finding>) {
-    let resolve_all = |list: &Option<Vec<String>>| -> Vec<(String, Vec<usize>)> {
+    // Names repeat across lists; resolve each once.
+    let mut cache: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut resolve_all = |list: &Option<Vec<String>>| -> Vec<(String, Vec<usize>)> {
         list.iter()
             .flatten()
-            .map(|r| (r.clone(), resolve(m, r)))
+            .map(|r| {
+                let hits = cache
+                    .entry(r.clone())
+                    .or_insert_with(|| resolve(m, r))
+                    .clone();
+                (r.clone(), hits)
+            })
             .collect()
     };
     let refs: Vec<_> = m.entries.iter().map(|e| resolve_all(&e.refs)).collect();

@@ -464,3 +464,25 @@ fn mtime(path: &Path) -> SystemTime {
         .and_then(|m| m.modified())
         .unwrap_or_else(|e| panic!("stat {}: {e}", path.display()))
 }
+
+#[test]
+fn a_map_inside_the_scope_never_lists_itself() {
+    let p = Project::from_fixture("map-tree");
+    p.write(
+        ".src/config.yaml",
+        "map:\n  path: .claude/codebase-map.md\n",
+    );
+    p.src().arg("export-map").assert().success();
+    // The second run indexes the map written by the first; it must still leave itself out.
+    p.src().arg("export-map").assert().success();
+    let text = std::fs::read_to_string(p.path(".claude/codebase-map.md"))
+        .unwrap_or_else(|e| panic!("read: {e}"));
+    assert!(!sections(&text).is_empty());
+    assert!(!text.contains("## .claude/codebase-map.md"), "{text}");
+    assert!(
+        !text.contains("codebase-map.md,"),
+        "nor names itself in a list: {text}"
+    );
+    let (code, v) = check_json(&p, &[]);
+    assert_eq!(code, 0, "{v}");
+}
