@@ -200,43 +200,55 @@ pub fn check_text(text: &str, display: &str, opts: &CheckOptions) -> CheckReport
     }
 }
 
-/// A ref names an entry by its path, a path suffix, its stem (`implementer`) or its directory
-/// (`execution-code` for `skills/execution-code/SKILL.md`); the first rule that matches wins.
-fn resolve(m: &ParsedMap, r: &str) -> Vec<usize> {
-    let suffix = format!("/{r}");
-    let rules: [&dyn Fn(&str) -> bool; 4] = [
-        &|p| p == r,
-        &|p| p.ends_with(&suffix),
-        &|p| {
+/// How refs name entries, tier by tier: the exact path, a proper path suffix
+/// (`execution-code/SKILL.md`), a stem (`implementer`), a directory (`execution-code` for
+/// `skills/execution-code/SKILL.md`). The first tier that knows a name wins.
+struct Resolver {
+    tiers: [HashMap<String, Vec<usize>>; 4],
+}
+
+impl Resolver {
+    fn new(m: &ParsedMap) -> Resolver {
+        let mut tiers: [HashMap<String, Vec<usize>>; 4] = Default::default();
+        for (i, e) in m.entries.iter().enumerate() {
+            let p = e.path.as_str();
+            tiers[0].entry(p.to_string()).or_default().push(i);
+            for (cut, _) in p.match_indices('/') {
+                tiers[1]
+                    .entry(p[cut + 1..].to_string())
+                    .or_default()
+                    .push(i);
+            }
             let base = p.rsplit('/').next().unwrap_or(p);
-            base.split('.').next() == Some(r)
-        },
-        &|p| p.rsplit('/').nth(1) == Some(r),
-    ];
-    for rule in rules {
-        let hits: Vec<usize> = (0..m.entries.len())
-            .filter(|&i| rule(&m.entries[i].path))
-            .collect();
-        if !hits.is_empty() {
-            return hits;
+            let stem = base.split('.').next().unwrap_or(base);
+            tiers[2].entry(stem.to_string()).or_default().push(i);
+            if let Some(dir) = p.rsplit('/').nth(1) {
+                tiers[3].entry(dir.to_string()).or_default().push(i);
+            }
         }
+        for tier in &mut tiers {
+            for hits in tier.values_mut() {
+                hits.dedup();
+            }
+        }
+        Resolver { tiers }
     }
-    Vec::new()
+
+    fn resolve(&self, r: &str) -> Vec<usize> {
+        self.tiers
+            .iter()
+            .find_map(|t| t.get(r))
+            .cloned()
+            .unwrap_or_default()
+    }
 }
 
 fn bidirectional(m: &ParsedMap, errors: &mut Vec<Finding>, warnings: &mut Vec<Finding>) {
-    // Names repeat across lists; resolve each once.
-    let mut cache: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut resolve_all = |list: &Option<Vec<String>>| -> Vec<(String, Vec<usize>)> {
+    let resolver = Resolver::new(m);
+    let resolve_all = |list: &Option<Vec<String>>| -> Vec<(String, Vec<usize>)> {
         list.iter()
             .flatten()
-            .map(|r| {
-                let hits = cache
-                    .entry(r.clone())
-                    .or_insert_with(|| resolve(m, r))
-                    .clone();
-                (r.clone(), hits)
-            })
+            .map(|r| (r.clone(), resolver.resolve(r)))
             .collect()
     };
     let refs: Vec<_> = m.entries.iter().map(|e| resolve_all(&e.refs)).collect();
@@ -337,10 +349,12 @@ mod tests {
         let text = "# M\n\n## .claude/skills/execution-code/SKILL.md\nrefs:\nrefd_by:\nhotspot: low\nupdated: 2026-01-01\n\n\
                     ## .claude/agents/implementer.md\nrefs:\nrefd_by:\nhotspot: low\nupdated: 2026-01-01\n";
         let m = parse::parse(text, chrono::NaiveDate::MAX);
-        assert_eq!(resolve(&m, "execution-code/SKILL.md"), vec![0]);
-        assert_eq!(resolve(&m, "execution-code"), vec![0]);
-        assert_eq!(resolve(&m, "implementer"), vec![1]);
-        assert_eq!(resolve(&m, "implementer.md"), vec![1]);
-        assert!(resolve(&m, "nothing").is_empty());
+        let r = Resolver::new(&m);
+        assert_eq!(r.resolve("execution-code/SKILL.md"), vec![0]);
+        assert_eq!(r.resolve("execution-code"), vec![0]);
+        assert_eq!(r.resolve("implementer"), vec![1]);
+        assert_eq!(r.resolve("implementer.md"), vec![1]);
+        assert_eq!(r.resolve(".claude/agents/implementer.md"), vec![1]);
+        assert!(r.resolve("nothing").is_empty());
     }
 }
