@@ -30,6 +30,7 @@ pub struct Args {
     /// The files changed since a git revision (plus untracked files)
     #[arg(long, value_name = "REV")]
     pub git_diff: Option<String>,
+    /// The L1 document as yaml or json, or the L2 report as md
     #[arg(long, value_enum, default_value_t = Format::Yaml)]
     pub format: Format,
     /// Also write the L2 markdown report to PATH
@@ -43,6 +44,7 @@ pub enum Sub {
     Show {
         /// The run's `impact_id`
         id: i64,
+        /// The L1 document as yaml or json, or the L2 report as md
         #[arg(long, value_enum, default_value_t = Format::Yaml)]
         format: Format,
     },
@@ -63,7 +65,9 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         return show(g, *id, *format);
     }
     let input = input(args)?;
+    let mut t = std::time::Instant::now();
     let ctx = Ctx::open(g)?;
+    impact::analyze::lap("open", &mut t);
     let outcome = impact::analyze(&ctx, &input)?;
     for w in &outcome.warnings {
         eprintln!("warning: {w}");
