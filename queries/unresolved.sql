@@ -7,19 +7,22 @@
 -- `gone` rows last until the mentioning file is read again (then the name is no longer known).
 -- Self mentions (the file's own name, borne by it alone) are not listed.
 WITH
-    open_mention(src_id, name, line, text) AS (
-        SELECT m.src_id, m.name, m.line, m.text
+    open_mention(src_id, line, name) AS (
+        SELECT m.src_id, m.line, m.name
         FROM mentions AS m
         WHERE NOT EXISTS (
             SELECT 1 FROM edges AS e
             WHERE e.src_id = m.src_id AND e.line = m.line AND e.name = m.name
         )
     ),
-    counted(src_id, name, line, text, bearers, self) AS (
-        SELECT o.src_id, o.name, o.line, o.text,
-               (SELECT count(*) FROM names AS n WHERE n.name = o.name),
-               EXISTS (SELECT 1 FROM names AS n WHERE n.name = o.name AND n.file_id = o.src_id)
+    -- Bearer counts once per name (one pass over the name index), not once per mention.
+    bearers(name, n) AS MATERIALIZED (
+        SELECT name, count(*) FROM names GROUP BY name
+    ),
+    counted(src_id, line, name, bearers) AS MATERIALIZED (
+        SELECT o.src_id, o.line, o.name, coalesce(b.n, 0)
         FROM open_mention AS o
+        LEFT JOIN bearers AS b ON b.name = o.name
     )
 SELECT f.path AS file,
        c.line AS line,
@@ -30,8 +33,10 @@ SELECT f.path AS file,
            ELSE 'unresolved'
        END AS reason,
        c.bearers AS bearers,
-       c.text AS evidence
+       m.text AS evidence
 FROM counted AS c
 JOIN files AS f ON f.id = c.src_id
-WHERE NOT (c.bearers = 1 AND c.self)
+JOIN mentions AS m ON m.src_id = c.src_id AND m.line = c.line AND m.name = c.name
+WHERE NOT (c.bearers = 1
+           AND EXISTS (SELECT 1 FROM names AS n WHERE n.file_id = c.src_id AND n.name = c.name))
 ORDER BY f.path, c.line, c.name

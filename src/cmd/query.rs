@@ -88,6 +88,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
             &locate,
         )?;
         let conn = store::open_readonly(&ctx.ws.db_path)?;
+        query::tune_for_reads(&conn)?;
         let mut sink = query::sink(format, &mut out);
         query::run_canned(&conn, &q, &values, sink.as_mut())?;
         return Ok(ExitCode::SUCCESS);
@@ -100,6 +101,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     };
     let ws = Workspace::resolve(g)?;
     let conn = open_existing(&ws.db_path)?;
+    query::tune_for_reads(&conn)?;
     let mut sink = query::sink(format, &mut out);
     query::run_adhoc(&conn, &sql, &args.params, sink.as_mut())?;
     Ok(ExitCode::SUCCESS)
