@@ -1,14 +1,224 @@
-//! `src dependents`: not implemented yet (stub; the owning issue replaces this file).
+//! `src dependents FILE [--depth 1|2] [--json]`: the files that mention FILE, with evidence, and
+//! how complete that answer is (so "no dependents" is never confused with "not indexed").
 
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Result;
+use serde::Serialize;
 
-use crate::workspace::GlobalOpts;
+use crate::ctx::Ctx;
+use crate::graph::{self, Edge};
+use crate::index::{self, Freshness};
+use crate::workspace::{GlobalOpts, Located};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The file, absolute or relative to the project root
+    pub file: PathBuf,
+    /// 1: direct dependents; 2: also the files that mention those
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub depth: u8,
+    /// Print the answer as JSON
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_g: &GlobalOpts, _args: &Args) -> Result<ExitCode> {
-    anyhow::bail!("`src dependents` is not implemented yet")
+#[derive(Debug, Serialize)]
+struct Dependent {
+    src: String,
+    line: u32,
+    text: String,
+    name: String,
+    resolution: String,
+    /// The file this one mentions on the way to FILE (depth 2 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    via: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Answer {
+    file: String,
+    /// `indexed`, `live-scan` (no index: the tree was scanned now) or `unindexed`.
+    source: &'static str,
+    freshness: Freshness,
+    /// True when nothing below limits the answer.
+    complete: bool,
+    direct: Vec<Dependent>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    indirect: Vec<Dependent>,
+    /// Dependents changed on disk since they were indexed (their mentions may differ now).
+    stale_dependents: Vec<String>,
+    last_scan: Option<String>,
+    notes: Vec<String>,
+}
+
+fn dependent(e: Edge, via: Option<String>) -> Dependent {
+    Dependent {
+        src: e.src,
+        line: e.line,
+        text: e.text,
+        name: e.name,
+        resolution: e.resolution,
+        via,
+    }
+}
+
+pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
+    let ctx = Ctx::open(g)?;
+    let file = match ctx.ws.locate(&args.file) {
+        Located::Inside(rel) => rel,
+        Located::Outside(abs) => {
+            return Err(crate::error::usage(format!(
+                "{} is outside the project root {}",
+                abs.display(),
+                ctx.ws.root.display()
+            )))
+        }
+    };
+    let answer = if index::is_built(&ctx)? {
+        from_index(&ctx, &file, args.depth)?
+    } else {
+        live(&ctx, &file)?
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &answer)?;
+        writeln!(out)?;
+    } else {
+        print_text(&mut out, &answer)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn from_index(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
+    let conn = ctx.store.conn()?;
+    let root = &ctx.ws.root;
+    let freshness = index::freshness_with(&conn, root, &[file.to_string()])?
+        .pop()
+        .map_or(Freshness::Unindexed, |(_, f)| f);
+    let mut notes = Vec::new();
+    match freshness {
+        Freshness::Unindexed => {
+            let skipped: Option<String> = {
+                use rusqlite::OptionalExtension;
+                conn.query_row("SELECT reason FROM skipped WHERE path = ?1", [file], |r| {
+                    r.get(0)
+                })
+                .optional()?
+            };
+            notes.push(match skipped {
+                Some(reason) => format!("{file} is not indexed: skipped ({reason})"),
+                None if root.join(file).is_file() => format!(
+                    "{file} is not indexed (new since the last scan, or out of scope): run `src index`"
+                ),
+                None => format!("{file} does not exist and is not indexed"),
+            });
+        }
+        Freshness::Stale => notes.push(format!(
+            "{file} changed since it was indexed (its dependents are those of the last scan)"
+        )),
+        Freshness::Missing => notes.push(format!("{file} was indexed but no longer exists")),
+        Freshness::Fresh => {}
+    }
+    let direct_edges = graph::edges_into(&conn, &[file.to_string()])?;
+    let srcs: BTreeSet<String> = direct_edges.iter().map(|e| e.src.clone()).collect();
+    let srcs_vec: Vec<String> = srcs.iter().cloned().collect();
+    let stale_dependents: Vec<String> = index::freshness_with(&conn, root, &srcs_vec)?
+        .into_iter()
+        .filter(|(_, f)| *f != Freshness::Fresh)
+        .map(|(p, _)| p)
+        .collect();
+    if !stale_dependents.is_empty() {
+        notes.push(format!(
+            "{} dependent(s) changed since indexed: run `src index` for an exact answer",
+            stale_dependents.len()
+        ));
+    }
+    let mut indirect = Vec::new();
+    if depth >= 2 {
+        for e in graph::edges_into(&conn, &srcs_vec)? {
+            if e.src != file && !srcs.contains(&e.src) {
+                let via = e.dst.clone();
+                indirect.push(dependent(e, Some(via)));
+            }
+        }
+        indirect.sort_by(|a, b| (&a.src, &a.via, a.line).cmp(&(&b.src, &b.via, b.line)));
+    }
+    let last_scan = [index::META_LAST_INCREMENTAL, index::META_LAST_FULL]
+        .iter()
+        .filter_map(|k| crate::store::meta_get(&conn, k).ok().flatten())
+        .max();
+    Ok(Answer {
+        file: file.to_string(),
+        source: if freshness == Freshness::Unindexed {
+            "unindexed"
+        } else {
+            "indexed"
+        },
+        complete: notes.is_empty(),
+        freshness,
+        direct: direct_edges
+            .into_iter()
+            .map(|e| dependent(e, None))
+            .collect(),
+        indirect,
+        stale_dependents,
+        last_scan,
+        notes,
+    })
+}
+
+fn live(ctx: &Ctx, file: &str) -> Result<Answer> {
+    let budget = Duration::from_millis(ctx.config.limits.live_scan_budget_ms);
+    let scan = crate::scan::live_dependents(&ctx.ws, &ctx.config, &[file.to_string()], budget)?;
+    let mut notes =
+        vec!["no index yet: answered by scanning the tree now (run `src index`)".into()];
+    if scan.truncated {
+        notes.push(format!(
+            "the live scan stopped after {} ms: the answer is partial",
+            budget.as_millis()
+        ));
+    }
+    Ok(Answer {
+        file: file.to_string(),
+        source: "live-scan",
+        freshness: Freshness::Unindexed,
+        complete: !scan.truncated,
+        direct: scan.edges.into_iter().map(|e| dependent(e, None)).collect(),
+        indirect: Vec::new(),
+        stale_dependents: Vec::new(),
+        last_scan: None,
+        notes,
+    })
+}
+
+fn print_text(out: &mut impl Write, a: &Answer) -> Result<()> {
+    writeln!(out, "{}: {} direct dependent(s)", a.file, a.direct.len())?;
+    for d in &a.direct {
+        writeln!(out, "  {}:{}:{}", d.src, d.line, d.text)?;
+    }
+    if !a.indirect.is_empty() {
+        writeln!(out, "2-hop dependent(s): {}", a.indirect.len())?;
+        for d in &a.indirect {
+            let via = d.via.as_deref().unwrap_or("?");
+            writeln!(out, "  {}:{}:{}  (via {via})", d.src, d.line, d.text)?;
+        }
+    }
+    for p in &a.stale_dependents {
+        writeln!(out, "stale: {p}")?;
+    }
+    for n in &a.notes {
+        writeln!(out, "note: {n}")?;
+    }
+    let completeness = if a.complete {
+        "complete as of the last scan"
+    } else {
+        "incomplete (see notes)"
+    };
+    writeln!(out, "answer: {completeness}")?;
+    Ok(())
 }

@@ -1,14 +1,62 @@
-//! `src index`: not implemented yet (stub; the owning issue replaces this file).
+//! `src index [--full] [--json]`: brings the index up to date and prints what it did.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
 
+use crate::ctx::Ctx;
+use crate::index::{self, IndexOptions};
 use crate::workspace::GlobalOpts;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Rebuild the index from nothing instead of updating it
+    #[arg(long)]
+    pub full: bool,
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_g: &GlobalOpts, _args: &Args) -> Result<ExitCode> {
-    anyhow::bail!("`src index` is not implemented yet")
+pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
+    let ctx = Ctx::open(g)?;
+    let report = index::run(
+        &ctx,
+        &IndexOptions {
+            full: args.full,
+            progress: !args.json,
+        },
+    )?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    for note in &report.notes {
+        writeln!(out, "note: {note}")?;
+    }
+    writeln!(
+        out,
+        "{} index: {} files in scope, {} read, {} added, {} changed, {} removed, {} renamed; {} edges ({} ms)",
+        report.mode,
+        report.files_in_scope,
+        report.files_read,
+        report.added,
+        report.changed,
+        report.removed,
+        report.renamed,
+        report.edges,
+        report.duration_ms
+    )?;
+    if !report.skipped.is_empty() {
+        let parts: Vec<String> = report
+            .skipped
+            .iter()
+            .map(|(reason, n)| format!("{n} {reason}"))
+            .collect();
+        writeln!(out, "skipped: {}", parts.join(", "))?;
+    }
+    Ok(ExitCode::SUCCESS)
 }

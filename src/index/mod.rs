@@ -1,12 +1,35 @@
 //! The index: walks the scope, reads files, and keeps `files`, `names`, `mentions` and `edges`
-//! equal to what a full scan would produce (stub; the reference-graph issue replaces this).
+//! equal to what a full scan would produce.
+//!
+//! Owns the write side of the reference graph (`walk` finds files, `plan` compares them with the
+//! store, `read` reads and scans on workers, `apply` writes with one writer). Reads belong to
+//! `graph`. Invariant: after `run` or `refresh_paths` returns, the tables equal those of
+//! `src index --full` on the same tree (for `refresh_paths`: when only the given paths changed).
+
+mod apply;
+mod plan;
+mod read;
+mod status;
+pub mod walk;
 
 use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::time::Instant;
 
 use anyhow::Result;
+use rusqlite::Connection;
 use serde::Serialize;
 
 use crate::ctx::Ctx;
+use crate::store::{meta_get, meta_set};
+
+pub use status::{status, Recommendation, Status};
+
+/// `meta` keys written by the index.
+pub const META_LAST_FULL: &str = "last_full_scan";
+pub const META_LAST_INCREMENTAL: &str = "last_incremental_scan";
+pub const META_FINGERPRINT: &str = "index_config";
+pub const META_IN_PROGRESS: &str = "index_in_progress";
 
 #[derive(Debug, Clone, Default)]
 pub struct IndexOptions {
@@ -28,17 +51,123 @@ pub struct IndexReport {
     pub edges: u64,
     pub skipped: BTreeMap<String, u64>,
     pub duration_ms: u64,
+    /// Why the run did what it did (a full rebuild forced by a config change, …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// What the index was built with: scope, naming rules and the size limit. A different value
+/// means the stored graph no longer follows the config.
+pub fn fingerprint(config: &crate::config::Config) -> String {
+    let basis = serde_json::json!({
+        "scope": config.scope,
+        "names": config.names,
+        "max_file_bytes": config.limits.max_file_bytes,
+        "rules": 1,
+    });
+    blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
+}
+
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339()
 }
 
 /// Walks the scope and brings the index up to date (`full` rebuilds it).
-pub fn run(_ctx: &Ctx, _opts: &IndexOptions) -> Result<IndexReport> {
-    anyhow::bail!("index::run is not implemented yet")
+pub fn run(ctx: &Ctx, opts: &IndexOptions) -> Result<IndexReport> {
+    let start = Instant::now();
+    let mut conn = ctx.store.conn()?;
+    let fp = fingerprint(&ctx.config);
+    let mut notes = Vec::new();
+    let mut full = opts.full;
+    if !full && !built(&conn)? {
+        full = true;
+        notes.push("no complete index yet: full scan".to_string());
+    } else if !full && meta_get(&conn, META_FINGERPRINT)?.as_deref() != Some(fp.as_str()) {
+        full = true;
+        notes.push(
+            "scope, names or limits changed since the index was built: full rebuild".to_string(),
+        );
+    }
+    let walked = walk::walk(&ctx.ws, &ctx.config)?;
+    let walk_errors = walked.errors;
+    let plan = plan::from_walk(&conn, walked, full)?;
+    if full {
+        crate::store::write(&mut conn, |tx| meta_set(tx, META_IN_PROGRESS, &now()))?;
+    }
+    let progress = (opts.progress && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let mut report = apply::apply(ctx, &mut conn, plan, progress.as_ref())?;
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    crate::store::write(&mut conn, |tx| {
+        let key = if full {
+            META_LAST_FULL
+        } else {
+            META_LAST_INCREMENTAL
+        };
+        meta_set(tx, key, &now())?;
+        meta_set(tx, META_FINGERPRINT, &fp)?;
+        tx.execute("DELETE FROM meta WHERE key = ?1", [META_IN_PROGRESS])?;
+        Ok(())
+    })?;
+    report.mode = if full { "full" } else { "incremental" }.to_string();
+    if walk_errors > 0 {
+        notes.push(format!(
+            "{walk_errors} walk errors without a path (unreadable ignore files or directories)"
+        ));
+    }
+    report.notes = notes;
+    finish(&conn, &mut report, start)?;
+    Ok(report)
+}
+
+fn finish(conn: &Connection, report: &mut IndexReport, start: Instant) -> Result<()> {
+    report.files_in_scope =
+        conn.query_row("SELECT count(*) FROM files", [], |r| r.get::<_, i64>(0))? as u64;
+    report.edges = conn.query_row("SELECT count(*) FROM edges", [], |r| r.get::<_, i64>(0))? as u64;
+    let mut stmt = conn.prepare_cached("SELECT reason, count(*) FROM skipped GROUP BY reason")?;
+    for row in stmt.query_map([], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
+    })? {
+        let (reason, n) = row?;
+        report.skipped.insert(reason, n);
+    }
+    report.duration_ms = start.elapsed().as_millis() as u64;
+    Ok(())
 }
 
 /// Refreshes exactly these root-relative paths without walking the tree: re-reads changed ones,
-/// drops deleted ones, adds new ones that are in scope.
-pub fn refresh_paths(_ctx: &Ctx, _paths: &[String]) -> Result<IndexReport> {
-    anyhow::bail!("index::refresh_paths is not implemented yet")
+/// drops deleted ones, adds new ones that are in scope. Does nothing (and says so in `notes`)
+/// when no index is built or the config changed since it was.
+pub fn refresh_paths(ctx: &Ctx, paths: &[String]) -> Result<IndexReport> {
+    let start = Instant::now();
+    let mut conn = ctx.store.conn()?;
+    let mut report = IndexReport {
+        mode: "paths".into(),
+        ..IndexReport::default()
+    };
+    if !built(&conn)? {
+        report.notes.push("no index yet: run `src index`".into());
+    } else if meta_get(&conn, META_FINGERPRINT)?.as_deref()
+        != Some(fingerprint(&ctx.config).as_str())
+    {
+        report
+            .notes
+            .push("config changed since the index was built: run `src index`".into());
+    } else {
+        let plan = plan::from_paths(ctx, &conn, paths)?;
+        report = apply::apply(ctx, &mut conn, plan, None)?;
+        report.mode = "paths".into();
+    }
+    finish(&conn, &mut report, start)?;
+    Ok(report)
 }
 
 /// How a file's index entry compares with the file on disk.
@@ -55,12 +184,64 @@ pub enum Freshness {
     Unindexed,
 }
 
-/// Whether a full index has ever been built in this database.
-pub fn is_built(_ctx: &Ctx) -> Result<bool> {
-    anyhow::bail!("index::is_built is not implemented yet")
+fn built(conn: &Connection) -> Result<bool> {
+    Ok(meta_get(conn, META_LAST_FULL)?.is_some() && meta_get(conn, META_IN_PROGRESS)?.is_none())
+}
+
+/// Whether a full index has ever been built in this database (and none is half done).
+pub fn is_built(ctx: &Ctx) -> Result<bool> {
+    let conn = ctx.store.conn()?;
+    built(&conn)
 }
 
 /// The freshness of each root-relative path (stat only; hashes only files whose stat differs).
-pub fn freshness(_ctx: &Ctx, _paths: &[String]) -> Result<Vec<(String, Freshness)>> {
-    anyhow::bail!("index::freshness is not implemented yet")
+pub fn freshness(ctx: &Ctx, paths: &[String]) -> Result<Vec<(String, Freshness)>> {
+    let conn = ctx.store.conn()?;
+    freshness_with(&conn, &ctx.ws.root, paths)
+}
+
+/// `freshness` on an open connection.
+pub fn freshness_with(
+    conn: &Connection,
+    root: &std::path::Path,
+    paths: &[String],
+) -> Result<Vec<(String, Freshness)>> {
+    use rusqlite::OptionalExtension;
+    let mut stmt = conn.prepare_cached("SELECT size, mtime_ns, hash FROM files WHERE path = ?1")?;
+    let mut out = Vec::with_capacity(paths.len());
+    for p in paths {
+        let row: Option<(i64, i64, String)> = stmt
+            .query_row([p], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .optional()?;
+        let f = match row {
+            None => Freshness::Unindexed,
+            Some((size, mtime, hash)) => file_freshness(root, p, size as u64, mtime, &hash),
+        };
+        out.push((p.clone(), f));
+    }
+    Ok(out)
+}
+
+/// Compares one indexed file with the disk: stat first, the hash only when the stat differs.
+pub(crate) fn file_freshness(
+    root: &std::path::Path,
+    rel: &str,
+    size: u64,
+    mtime_ns: i64,
+    hash: &str,
+) -> Freshness {
+    let abs = root.join(rel);
+    match std::fs::metadata(&abs) {
+        Ok(md) if md.is_file() => {
+            if walk::stat_of(&md) == (size, mtime_ns) {
+                return Freshness::Fresh;
+            }
+            match std::fs::read(&abs) {
+                Ok(bytes) if blake3::hash(&bytes).to_hex().as_str() == hash => Freshness::Fresh,
+                Ok(_) => Freshness::Stale,
+                Err(_) => Freshness::Missing,
+            }
+        }
+        _ => Freshness::Missing,
+    }
 }

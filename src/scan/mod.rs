@@ -1,9 +1,21 @@
-//! Names and matching: which strings a file is known by, and where they occur in bytes
-//! (stub; the reference-graph issue replaces this).
+//! Names and matching: which strings a file is known by, and where they occur in bytes; plus the
+//! degraded live scan used when no index exists.
+//!
+//! Owns the naming and matching rules; knows nothing of the database. Invariant: the index and
+//! the live scan use exactly these rules, so a live answer equals what the index would say.
 
-use std::time::Duration;
+pub mod matcher;
+pub mod names;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
+use rayon::prelude::*;
+
+use self::matcher::{Engine, Matcher};
+use crate::graph::resolve::resolve;
 
 use crate::config::Config;
 use crate::graph::Edge;
@@ -19,12 +31,84 @@ pub struct LiveScan {
 }
 
 /// Scans the scope for mentions of `targets` (root-relative paths) without using the index,
-/// stopping when `budget` runs out.
+/// stopping when `budget` runs out. Mentions are found with an automaton of the targets' names
+/// only, so a longer name of another file covering one of them is not seen (a rare
+/// over-report); ambiguity is resolved against every file in scope, as the index does.
 pub fn live_dependents(
-    _ws: &Workspace,
-    _config: &Config,
-    _targets: &[String],
-    _budget: Duration,
+    ws: &Workspace,
+    config: &Config,
+    targets: &[String],
+    budget: Duration,
 ) -> Result<LiveScan> {
-    anyhow::bail!("scan::live_dependents is not implemented yet")
+    let start = Instant::now();
+    let walked = crate::index::walk::walk(ws, config)?;
+    let wanted: HashSet<&str> = targets.iter().map(String::as_str).collect();
+    let mut target_names: Vec<String> = Vec::new();
+    for t in targets {
+        target_names.extend(
+            names::names_of(t, &config.names)
+                .into_iter()
+                .map(|(n, _)| n),
+        );
+    }
+    let name_set: HashSet<&str> = target_names.iter().map(String::as_str).collect();
+    // Every bearer of a target's name, so ambiguity resolves as in the index.
+    let mut bearers: HashMap<String, Vec<(i64, String)>> = HashMap::new();
+    for (i, e) in walked.entries.iter().enumerate() {
+        for (n, _) in names::names_of(&e.path, &config.names) {
+            if name_set.contains(n.as_str()) {
+                bearers
+                    .entry(n)
+                    .or_default()
+                    .push((i as i64, e.path.clone()));
+            }
+        }
+    }
+    let matcher = Matcher::new(&target_names, Engine::Automaton)?;
+    let truncated = AtomicBool::new(false);
+    let max = config.limits.max_file_bytes;
+    let mut edges: Vec<Edge> = walked
+        .entries
+        .par_iter()
+        .flat_map_iter(|e| {
+            if start.elapsed() > budget {
+                truncated.store(true, Ordering::Relaxed);
+                return Vec::new();
+            }
+            let bytes = match std::fs::read(ws.abs(&e.path)) {
+                Ok(b) if b.len() as u64 <= max => b,
+                _ => return Vec::new(),
+            };
+            if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+                return Vec::new();
+            }
+            let mut out = Vec::new();
+            for m in matcher.mentions(&bytes) {
+                let name = matcher.name(m.name);
+                let Some(bs) = bearers.get(name) else {
+                    continue;
+                };
+                let cands = bs.iter().map(|(id, p)| (*id, p.as_str()));
+                if let Some((dst, res)) = resolve(&e.path, cands) {
+                    let dst = &walked.entries[dst as usize].path;
+                    if wanted.contains(dst.as_str()) {
+                        out.push(Edge {
+                            src: e.path.clone(),
+                            dst: dst.clone(),
+                            name: name.to_string(),
+                            line: m.line,
+                            text: m.text,
+                            resolution: res.as_str().to_string(),
+                        });
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+    edges.sort();
+    Ok(LiveScan {
+        edges,
+        truncated: truncated.into_inner(),
+    })
 }

@@ -1,0 +1,509 @@
+//! Applying a plan: remove and add files, read and scan in parallel, write with one writer, then
+//! repair what the reads revealed (files that turned out binary, unreadable or gone).
+//!
+//! Owns every write to `files`, `names`, `mentions`, `edges` and `skipped`. Invariant: after
+//! `apply`, the tables equal what a full scan of the same tree would produce: a rescanned file's
+//! mentions use the current name set; an edge exists for a mention exactly when `resolve` says so
+//! against the current bearers; names that appeared are looked for in every other file, files
+//! mentioning names that vanished are rescanned, names whose bearers changed are re-resolved.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::mpsc;
+
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use rusqlite::{params, Connection, Transaction};
+
+use super::plan::{Plan, SkipUpdate};
+use super::read::{read_file, Outcome, Work, WorkKind};
+use super::IndexReport;
+use crate::ctx::Ctx;
+use crate::graph::resolve::resolve;
+use crate::scan::matcher::{Engine, FnvMap, Matcher};
+use crate::scan::names::names_of;
+
+/// Results per write transaction.
+const BATCH: usize = 512;
+/// Below this many bytes to scan, the lookup engine beats building an automaton.
+const LOOKUP_MAX_BYTES: u64 = 2 * 1024 * 1024;
+/// Above this many bytes to scan, a forced DFA pays for its build.
+const DFA_MIN_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Every name with its bearers: `name -> [file id]`, and `file id -> path`.
+pub(crate) struct Bearers {
+    by_name: FnvMap<String, Vec<i64>>,
+    paths: FnvMap<i64, String>,
+}
+
+impl Bearers {
+    fn load(conn: &Connection) -> Result<Bearers> {
+        let mut paths: FnvMap<i64, String> = FnvMap::default();
+        let mut stmt = conn.prepare_cached("SELECT id, path FROM files")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            paths.insert(r.get(0)?, r.get(1)?);
+        }
+        let mut by_name: FnvMap<String, Vec<i64>> = FnvMap::default();
+        let mut stmt = conn.prepare_cached("SELECT name, file_id FROM names")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            by_name.entry(r.get(0)?).or_default().push(r.get(1)?);
+        }
+        Ok(Bearers { by_name, paths })
+    }
+}
+
+/// Mutable state of one apply, kept by the writer.
+struct Run<'a> {
+    ctx: &'a Ctx,
+    /// A full rebuild: `left` is the previous index, not files that moved.
+    full: bool,
+    now: String,
+    report: IndexReport,
+    /// Files deleted because reading showed they do not belong (binary, unreadable, gone).
+    excluded: HashMap<i64, String>,
+    /// Hash -> content_changed_at of files that left the index (renames keep their date).
+    left: HashMap<String, String>,
+}
+
+pub(crate) fn apply(
+    ctx: &Ctx,
+    conn: &mut Connection,
+    plan: Plan,
+    progress: Option<&indicatif::ProgressBar>,
+) -> Result<IndexReport> {
+    let mut run = Run {
+        ctx,
+        full: plan.full,
+        now: chrono::Utc::now().to_rfc3339(),
+        report: IndexReport::default(),
+        excluded: HashMap::new(),
+        left: plan.previous.clone(),
+    };
+    let names_cfg = &ctx.config.names;
+    // Names that leave with removed files, and names that arrive with added ones.
+    let mut removed_names: HashSet<String> = HashSet::new();
+    for (id, _) in &plan.removed {
+        let mut stmt = conn.prepare_cached("SELECT name FROM names WHERE file_id = ?1")?;
+        for n in stmt.query_map([id], |r| r.get::<_, String>(0))? {
+            removed_names.insert(n?);
+        }
+        let mut stmt =
+            conn.prepare_cached("SELECT hash, content_changed_at FROM files WHERE id = ?1")?;
+        let mut rows = stmt.query([id])?;
+        if let Some(r) = rows.next()? {
+            run.left.insert(r.get(0)?, r.get(1)?);
+        }
+    }
+    let added_names: Vec<Vec<(String, crate::scan::names::NameKind)>> = plan
+        .added
+        .iter()
+        .map(|e| names_of(&e.path, names_cfg))
+        .collect();
+    let mut new_names: Vec<String> = Vec::new();
+    if !plan.full {
+        let mut stmt = conn.prepare_cached("SELECT 1 FROM names WHERE name = ?1 LIMIT 1")?;
+        let mut seen = HashSet::new();
+        for (n, _) in added_names.iter().flatten() {
+            if seen.insert(n.as_str()) && !stmt.exists([n])? {
+                new_names.push(n.clone());
+            }
+        }
+    }
+    // One transaction: removals, additions (placeholder hash), skipped rows.
+    let mut added_ids: Vec<i64> = Vec::with_capacity(plan.added.len());
+    crate::store::write(conn, |tx| {
+        if plan.full {
+            tx.execute("DELETE FROM files", [])?;
+        }
+        for (id, _) in &plan.removed {
+            tx.execute("DELETE FROM files WHERE id = ?1", [id])?;
+        }
+        let mut ins = tx.prepare_cached(
+            "INSERT INTO files(path, size, mtime_ns, hash, scanned_at, content_changed_at) \
+             VALUES (?1, ?2, ?3, '', ?4, ?4)",
+        )?;
+        let mut ins_name =
+            tx.prepare_cached("INSERT INTO names(file_id, name, kind) VALUES (?1, ?2, ?3)")?;
+        for (e, names) in plan.added.iter().zip(&added_names) {
+            ins.execute(params![e.path, e.size as i64, e.mtime_ns, run.now])?;
+            let id = tx.last_insert_rowid();
+            for (n, k) in names {
+                ins_name.execute(params![id, n, k.as_str()])?;
+            }
+            added_ids.push(id);
+        }
+        write_skips(tx, &plan.skips)?;
+        Ok(())
+    })?;
+    run.report.removed = plan.removed.len() as u64;
+    run.report.added = plan.added.len() as u64;
+
+    // Names that no longer have any bearer: files mentioning them must be rescanned.
+    let gone = without_bearers(conn, removed_names.iter())?;
+    let mut rescan: HashSet<i64> = mention_sources(conn, &gone)?;
+    for (id, _) in &plan.removed {
+        rescan.remove(id);
+    }
+    let mut work: Vec<Work> = Vec::new();
+    for (e, id) in plan.added.iter().zip(&added_ids) {
+        work.push(Work::new(*id, &e.path, WorkKind::Scan, None));
+    }
+    for (id, path, hash) in &plan.checks {
+        // A file mentioning a vanished name is rescanned even when its content is the same.
+        let kind = if rescan.remove(id) {
+            WorkKind::Scan
+        } else {
+            WorkKind::Check
+        };
+        work.push(Work::new(*id, path, kind, Some(hash.clone())));
+    }
+    let indexed = if rescan.is_empty() && new_names.is_empty() {
+        Vec::new()
+    } else {
+        indexed_files(conn)?
+    };
+    let in_work: HashSet<i64> = work.iter().map(|w| w.id).collect();
+    for (id, path, hash) in &indexed {
+        if in_work.contains(id) {
+            continue;
+        }
+        if rescan.contains(id) {
+            work.push(Work::new(*id, path, WorkKind::Scan, Some(hash.clone())));
+        } else if !new_names.is_empty() {
+            work.push(Work::new(*id, path, WorkKind::Probe, Some(hash.clone())));
+        }
+    }
+    let probe = if new_names.is_empty() {
+        None
+    } else {
+        Some(Matcher::new(&new_names, Engine::Automaton)?)
+    };
+
+    // Names whose set of bearers changed: their mentions resolve anew.
+    let mut reresolve: HashSet<String> = HashSet::new();
+    if !plan.full {
+        reresolve.extend(removed_names);
+        reresolve.extend(added_names.into_iter().flatten().map(|(n, _)| n));
+    }
+    let sizes: HashMap<&str, u64> = plan
+        .added
+        .iter()
+        .map(|e| (e.path.as_str(), e.size))
+        .collect();
+    let mut first = true;
+    while !work.is_empty() {
+        let bytes: u64 = work
+            .iter()
+            .filter(|w| w.kind != WorkKind::Probe)
+            .map(|w| sizes.get(w.path.as_str()).copied().unwrap_or(4096))
+            .sum();
+        let engine = if bytes <= LOOKUP_MAX_BYTES && work.len() < 256 {
+            Engine::Lookup
+        } else if bytes >= DFA_MIN_BYTES {
+            Engine::Dfa
+        } else {
+            Engine::Automaton
+        };
+        let bearers = Bearers::load(conn)?;
+        let names: Vec<&str> = bearers.by_name.keys().map(String::as_str).collect();
+        let matcher = Matcher::new(&names, engine)?;
+        drop(names);
+        let before: HashSet<i64> = run.excluded.keys().copied().collect();
+        if let Some(bar) = progress {
+            bar.inc_length(work.len() as u64);
+        }
+        pass(
+            &mut run,
+            conn,
+            &work,
+            &matcher,
+            if first { probe.as_ref() } else { None },
+            &bearers,
+            progress,
+        )?;
+        first = false;
+        // Files dropped by this pass: their names leave; rescan whoever mentioned the vanished.
+        let mut dropped_names: HashSet<String> = HashSet::new();
+        for (id, path) in &run.excluded {
+            if !before.contains(id) {
+                dropped_names.extend(names_of(path, names_cfg).into_iter().map(|(n, _)| n));
+            }
+        }
+        let gone = without_bearers(conn, dropped_names.iter())?;
+        let next = mention_sources(conn, &gone)?;
+        reresolve.extend(dropped_names);
+        work = indexed_files(conn)?
+            .into_iter()
+            .filter(|(id, _, _)| next.contains(id))
+            .map(|(id, path, hash)| Work::new(id, &path, WorkKind::Scan, Some(hash)))
+            .collect();
+    }
+    if !reresolve.is_empty() {
+        let mut names: Vec<String> = reresolve.into_iter().collect();
+        names.sort();
+        for chunk in names.chunks(BATCH) {
+            crate::store::write(conn, |tx| {
+                for n in chunk {
+                    reresolve_name(tx, n)?;
+                }
+                Ok(())
+            })?;
+        }
+    }
+    Ok(run.report)
+}
+
+/// Reads and scans `work` in parallel; one writer (this thread) commits batches.
+fn pass(
+    run: &mut Run<'_>,
+    conn: &mut Connection,
+    work: &[Work],
+    matcher: &Matcher,
+    probe: Option<&Matcher>,
+    bearers: &Bearers,
+    progress: Option<&indicatif::ProgressBar>,
+) -> Result<()> {
+    let max = run.ctx.config.limits.max_file_bytes;
+    let root = &run.ctx.ws.root;
+    let (tx, rx) = mpsc::sync_channel::<Outcome>(1024);
+    std::thread::scope(|s| -> Result<()> {
+        s.spawn(move || {
+            work.par_iter().for_each_with(tx, |tx, w| {
+                let _ = tx.send(read_file(root, w, max, matcher, probe));
+            });
+        });
+        let mut batch: Vec<Outcome> = Vec::with_capacity(BATCH);
+        let mut rx_iter = rx.into_iter().peekable();
+        while rx_iter.peek().is_some() {
+            batch.clear();
+            while batch.len() < BATCH {
+                match rx_iter.next() {
+                    Some(o) => batch.push(o),
+                    None => break,
+                }
+            }
+            let n = batch.len() as u64;
+            crate::store::write(conn, |tx| {
+                for o in batch.drain(..) {
+                    write_outcome(run, tx, o, matcher, bearers)?;
+                }
+                Ok(())
+            })?;
+            if let Some(bar) = progress {
+                bar.inc(n);
+            }
+        }
+        Ok(())
+    })
+}
+
+fn write_outcome(
+    run: &mut Run<'_>,
+    tx: &Transaction<'_>,
+    o: Outcome,
+    matcher: &Matcher,
+    bearers: &Bearers,
+) -> Result<()> {
+    match o {
+        Outcome::Untouched => {}
+        Outcome::Same { id, size, mtime_ns } => {
+            run.report.files_read += 1;
+            tx.prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE id = ?1")?
+                .execute(params![id, size as i64, mtime_ns])?;
+        }
+        Outcome::Excluded {
+            id,
+            path,
+            reason,
+            size,
+            mtime_ns,
+        } => {
+            tx.prepare_cached("DELETE FROM files WHERE id = ?1")?
+                .execute([id])?;
+            if let Some(reason) = reason {
+                tx.prepare_cached(
+                    "INSERT OR REPLACE INTO skipped(path, reason, size, mtime_ns) VALUES (?1, ?2, ?3, ?4)",
+                )?
+                .execute(params![path, reason, size.map(|s| s as i64), mtime_ns])?;
+            }
+            run.excluded.insert(id, path);
+        }
+        Outcome::Scanned {
+            id,
+            path,
+            size,
+            mtime_ns,
+            hash,
+            old_hash,
+            mentions,
+        } => {
+            run.report.files_read += 1;
+            tx.prepare_cached("DELETE FROM mentions WHERE src_id = ?1")?
+                .execute([id])?;
+            tx.prepare_cached("DELETE FROM edges WHERE src_id = ?1")?
+                .execute([id])?;
+            let mut ins_m = tx.prepare_cached(
+                "INSERT INTO mentions(src_id, name, line, text) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            let mut ins_e = tx.prepare_cached(
+                "INSERT INTO edges(src_id, dst_id, name, line, text, resolution) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?;
+            for m in &mentions {
+                let name = matcher.name(m.name);
+                ins_m.execute(params![id, name, m.line, m.text])?;
+                let Some(ids) = bearers.by_name.get(name) else {
+                    continue;
+                };
+                let cands = ids
+                    .iter()
+                    .filter(|b| !run.excluded.contains_key(b))
+                    .filter_map(|b| bearers.paths.get(b).map(|p| (*b, p.as_str())));
+                if let Some((dst, res)) = resolve(&path, cands) {
+                    ins_e.execute(params![id, dst, name, m.line, m.text, res.as_str()])?;
+                }
+            }
+            let changed_at = match &old_hash {
+                Some(h) if *h == hash => None,
+                Some(h) if !h.is_empty() => {
+                    run.report.changed += 1;
+                    Some(run.now.clone())
+                }
+                _ => match run.left.get(&hash) {
+                    Some(at) => {
+                        if !run.full {
+                            run.report.renamed += 1;
+                        }
+                        Some(at.clone())
+                    }
+                    None => Some(run.now.clone()),
+                },
+            };
+            tx.prepare_cached(
+                "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, scanned_at = ?5, \
+                 content_changed_at = coalesce(?6, content_changed_at) WHERE id = ?1",
+            )?
+            .execute(params![
+                id,
+                size as i64,
+                mtime_ns,
+                hash,
+                run.now,
+                changed_at
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+fn write_skips(tx: &Transaction<'_>, skips: &SkipUpdate) -> Result<()> {
+    match skips {
+        SkipUpdate::Replace(all) => {
+            tx.execute("DELETE FROM skipped", [])?;
+            for s in all {
+                insert_skip(tx, s)?;
+            }
+        }
+        SkipUpdate::Paths { clear, set } => {
+            let mut del = tx.prepare_cached("DELETE FROM skipped WHERE path = ?1")?;
+            for p in clear {
+                del.execute([p])?;
+            }
+            for s in set {
+                insert_skip(tx, s)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn insert_skip(tx: &Transaction<'_>, s: &super::walk::Skip) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO skipped(path, reason, size, mtime_ns) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![
+        s.path,
+        s.reason,
+        s.size.map(|x| x as i64),
+        s.mtime_ns
+    ])?;
+    Ok(())
+}
+
+/// Of `names`, those no file bears any more.
+fn without_bearers<'a>(
+    conn: &Connection,
+    names: impl Iterator<Item = &'a String>,
+) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached("SELECT 1 FROM names WHERE name = ?1 LIMIT 1")?;
+    let mut out = Vec::new();
+    for n in names {
+        if !stmt.exists([n])? {
+            out.push(n.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Ids of files with a mention of one of `names`.
+fn mention_sources(conn: &Connection, names: &[String]) -> Result<HashSet<i64>> {
+    let mut stmt = conn.prepare_cached("SELECT DISTINCT src_id FROM mentions WHERE name = ?1")?;
+    let mut out = HashSet::new();
+    for n in names {
+        for id in stmt.query_map([n], |r| r.get::<_, i64>(0))? {
+            out.insert(id?);
+        }
+    }
+    Ok(out)
+}
+
+/// `(id, path, hash)` of every indexed file.
+fn indexed_files(conn: &Connection) -> Result<Vec<(i64, String, String)>> {
+    let mut stmt = conn.prepare_cached("SELECT id, path, hash FROM files")?;
+    let rows = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .context("listing indexed files")?;
+    Ok(rows)
+}
+
+/// Recomputes every edge made by a mention of `name` from `mentions` and the current bearers.
+fn reresolve_name(tx: &Transaction<'_>, name: &str) -> Result<()> {
+    let mut bearers: Vec<(i64, String)> = Vec::new();
+    {
+        let mut stmt = tx.prepare_cached(
+            "SELECT n.file_id, f.path FROM names n JOIN files f ON f.id = n.file_id WHERE n.name = ?1",
+        )?;
+        for r in stmt.query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))? {
+            bearers.push(r?);
+        }
+    }
+    let mut stmt = tx.prepare_cached(
+        "SELECT m.src_id, f.path, m.line, m.text FROM mentions m JOIN files f ON f.id = m.src_id \
+         WHERE m.name = ?1",
+    )?;
+    let rows = stmt
+        .query_map([name], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, String>(3)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut del =
+        tx.prepare_cached("DELETE FROM edges WHERE src_id = ?1 AND name = ?2 AND line = ?3")?;
+    let mut ins = tx.prepare_cached(
+        "INSERT INTO edges(src_id, dst_id, name, line, text, resolution) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for (src, path, line, text) in rows {
+        del.execute(params![src, name, line])?;
+        let cands = bearers.iter().map(|(id, p)| (*id, p.as_str()));
+        if let Some((dst, res)) = resolve(&path, cands) {
+            ins.execute(params![src, dst, name, line, text, res.as_str()])?;
+        }
+    }
+    Ok(())
+}

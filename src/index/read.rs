@@ -1,0 +1,132 @@
+//! Reading one file for the index: open, stat, read, reject binary or oversized content, hash,
+//! and scan for mentions when needed. Runs on rayon workers; touches no database.
+//!
+//! Invariant: an outcome describes the bytes actually read (size, mtime and hash of the same
+//! open file), so a file changing during the scan is caught on the next run.
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::scan::matcher::{Matcher, Mention};
+
+/// Bytes inspected for a NUL to call a file binary.
+pub const BINARY_SNIFF: usize = 8 * 1024;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkKind {
+    /// Read and scan.
+    Scan,
+    /// Stat changed: hash, and scan only when the content changed.
+    Check,
+    /// Unchanged: scan only when a newly added name occurs in it.
+    Probe,
+}
+
+#[derive(Debug, Clone)]
+pub struct Work {
+    pub id: i64,
+    pub path: String,
+    pub kind: WorkKind,
+    pub old_hash: Option<String>,
+}
+
+impl Work {
+    pub fn new(id: i64, path: &str, kind: WorkKind, old_hash: Option<String>) -> Work {
+        Work {
+            id,
+            path: path.to_string(),
+            kind,
+            old_hash,
+        }
+    }
+}
+
+pub enum Outcome {
+    /// Nothing to write (a probe found none of the new names).
+    Untouched,
+    /// Same content; only the stat moved.
+    Same { id: i64, size: u64, mtime_ns: i64 },
+    /// The file no longer belongs in the index; `reason` None means it vanished.
+    Excluded {
+        id: i64,
+        path: String,
+        reason: Option<&'static str>,
+        size: Option<u64>,
+        mtime_ns: Option<i64>,
+    },
+    Scanned {
+        id: i64,
+        path: String,
+        size: u64,
+        mtime_ns: i64,
+        hash: String,
+        old_hash: Option<String>,
+        mentions: Vec<Mention>,
+    },
+}
+
+/// Reads `w` under `root` and decides what the index should record.
+pub fn read_file(
+    root: &Path,
+    w: &Work,
+    max: u64,
+    matcher: &Matcher,
+    probe: Option<&Matcher>,
+) -> Outcome {
+    let excluded = |reason, size, mtime_ns| Outcome::Excluded {
+        id: w.id,
+        path: w.path.clone(),
+        reason,
+        size,
+        mtime_ns,
+    };
+    let file = match std::fs::File::open(root.join(&w.path)) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return excluded(None, None, None),
+        Err(_) => return excluded(Some("unreadable"), None, None),
+    };
+    let (size, mtime_ns) = match file.metadata() {
+        Ok(md) if md.is_file() => super::walk::stat_of(&md),
+        Ok(_) => return excluded(None, None, None),
+        Err(_) => return excluded(Some("unreadable"), None, None),
+    };
+    if size > max {
+        return excluded(Some("too-large"), Some(size), Some(mtime_ns));
+    }
+    let mut bytes = Vec::with_capacity(size as usize + 1);
+    if file.take(max + 1).read_to_end(&mut bytes).is_err() {
+        return excluded(Some("unreadable"), Some(size), Some(mtime_ns));
+    }
+    if bytes.len() as u64 > max {
+        return excluded(Some("too-large"), Some(bytes.len() as u64), Some(mtime_ns));
+    }
+    let sniff = &bytes[..bytes.len().min(BINARY_SNIFF)];
+    if memchr::memchr(0, sniff).is_some() {
+        return excluded(Some("binary"), Some(size), Some(mtime_ns));
+    }
+    let hash = blake3::hash(&bytes).to_hex().to_string();
+    let same = w.old_hash.as_deref() == Some(hash.as_str());
+    let needs_scan = match w.kind {
+        WorkKind::Scan => true,
+        WorkKind::Check | WorkKind::Probe => !same || probe.is_some_and(|p| p.any_valid(&bytes)),
+    };
+    if !needs_scan {
+        return match w.kind {
+            WorkKind::Probe => Outcome::Untouched,
+            _ => Outcome::Same {
+                id: w.id,
+                size,
+                mtime_ns,
+            },
+        };
+    }
+    Outcome::Scanned {
+        id: w.id,
+        path: w.path.clone(),
+        size,
+        mtime_ns,
+        hash,
+        old_hash: w.old_hash.clone(),
+        mentions: matcher.mentions(&bytes),
+    }
+}

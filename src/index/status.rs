@@ -1,0 +1,150 @@
+//! Status: how the stored index compares with the tree now, and what to run next.
+//!
+//! Owns the comparison for `src status`; writes nothing. Invariant: only indexed files can be
+//! stale or missing (an untracked, ignored or out-of-scope file never is); a file is stale only
+//! when its content hash differs, not merely its mtime.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::plan::load_files;
+use super::{
+    built, fingerprint, walk, Freshness, META_FINGERPRINT, META_LAST_FULL, META_LAST_INCREMENTAL,
+};
+use crate::ctx::Ctx;
+use crate::store::meta_get;
+
+/// Above this share of stale files a full regeneration is recommended (the seed's 30%).
+pub const FULL_REGEN_SHARE: f64 = 0.30;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Recommendation {
+    None,
+    Incremental,
+    FullRegeneration,
+}
+
+impl Recommendation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Recommendation::None => "none",
+            Recommendation::Incremental => "incremental",
+            Recommendation::FullRegeneration => "full-regeneration",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Status {
+    pub built: bool,
+    /// The config's scope, names or limits differ from what the index was built with.
+    pub config_changed: bool,
+    pub indexed: u64,
+    pub stale: Vec<String>,
+    pub missing: Vec<String>,
+    pub new: Vec<String>,
+    pub skipped: BTreeMap<String, u64>,
+    pub last_full_scan: Option<String>,
+    pub last_incremental_scan: Option<String>,
+    pub recommendation: Recommendation,
+    pub reason: String,
+}
+
+/// Walks the scope and compares it with the index (hashing only files whose stat moved).
+pub fn status(ctx: &Ctx) -> Result<Status> {
+    let conn = ctx.store.conn()?;
+    let is_built = built(&conn)?;
+    let config_changed = is_built
+        && meta_get(&conn, META_FINGERPRINT)?.as_deref() != Some(fingerprint(&ctx.config).as_str());
+    let mut stored = load_files(&conn)?;
+    let walked = walk::walk(&ctx.ws, &ctx.config)?;
+    let mut new = Vec::new();
+    let mut moved = Vec::new();
+    let skipped_paths: std::collections::HashSet<String> = {
+        let mut stmt = conn.prepare_cached("SELECT path FROM skipped")?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    for e in walked.entries {
+        match stored.remove(&e.path) {
+            Some(s) if (s.size, s.mtime_ns) != (e.size, e.mtime_ns) || s.hash.is_empty() => {
+                moved.push((e.path, s))
+            }
+            Some(_) => {}
+            None if skipped_paths.contains(&e.path) => {}
+            None => new.push(e.path),
+        }
+    }
+    let root = &ctx.ws.root;
+    let mut stale: Vec<String> = moved
+        .par_iter()
+        .filter(|(p, s)| {
+            super::file_freshness(root, p, u64::MAX, s.mtime_ns, &s.hash) == Freshness::Stale
+        })
+        .map(|(p, _)| p.clone())
+        .collect();
+    stale.sort();
+    let mut missing: Vec<String> = stored.into_keys().collect();
+    missing.sort();
+    new.sort();
+    let indexed = conn.query_row("SELECT count(*) FROM files", [], |r| r.get::<_, i64>(0))? as u64;
+    let mut skipped = BTreeMap::new();
+    let mut stmt = conn.prepare_cached("SELECT reason, count(*) FROM skipped GROUP BY reason")?;
+    for row in stmt.query_map([], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
+    })? {
+        let (reason, n) = row?;
+        skipped.insert(reason, n);
+    }
+    let (recommendation, reason) = if !is_built {
+        (
+            Recommendation::FullRegeneration,
+            "no complete index yet".to_string(),
+        )
+    } else if config_changed {
+        (
+            Recommendation::FullRegeneration,
+            "scope, names or limits changed since the index was built".to_string(),
+        )
+    } else if indexed > 0 && stale.len() as f64 / indexed as f64 > FULL_REGEN_SHARE {
+        (
+            Recommendation::FullRegeneration,
+            format!(
+                "{} of {indexed} indexed files are stale (more than 30%)",
+                stale.len()
+            ),
+        )
+    } else if stale.is_empty() && missing.is_empty() && new.is_empty() {
+        (
+            Recommendation::None,
+            "the index matches the tree".to_string(),
+        )
+    } else {
+        (
+            Recommendation::Incremental,
+            format!(
+                "{} stale, {} missing, {} new",
+                stale.len(),
+                missing.len(),
+                new.len()
+            ),
+        )
+    };
+    Ok(Status {
+        built: is_built,
+        config_changed,
+        indexed,
+        stale,
+        missing,
+        new,
+        skipped,
+        last_full_scan: meta_get(&conn, META_LAST_FULL)?,
+        last_incremental_scan: meta_get(&conn, META_LAST_INCREMENTAL)?,
+        recommendation,
+        reason,
+    })
+}

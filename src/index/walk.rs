@@ -1,0 +1,440 @@
+//! The walk: which files are in scope, found with the `ignore` crate (hidden files included,
+//! `.gitignore`, `.ignore` and `.srcignore` respected, `.git/` and the state directory never
+//! entered), plus the same decision for a single path without walking.
+//!
+//! Owns scope decisions and file metadata; reads no file contents. Invariant: `in_scope` for one
+//! path agrees with what a walk would yield for it; walk errors are counted, never fatal.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::UNIX_EPOCH;
+
+use anyhow::{Context, Result};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::{WalkBuilder, WalkState};
+
+use crate::config::{Config, Scope};
+use crate::workspace::Workspace;
+
+/// A file the walk found in scope: root-relative path, size, mtime in ns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub path: String,
+    pub size: u64,
+    pub mtime_ns: i64,
+}
+
+/// A file in scope that will not be read, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skip {
+    pub path: String,
+    pub reason: &'static str,
+    pub size: Option<u64>,
+    pub mtime_ns: Option<i64>,
+}
+
+#[derive(Debug, Default)]
+pub struct Walked {
+    pub entries: Vec<Entry>,
+    pub skipped: Vec<Skip>,
+    /// Errors without a usable path (unreadable ignore files and the like).
+    pub errors: u64,
+}
+
+/// Include/exclude globs, gitignore-style: a glob without `/` matches at any depth, a leading
+/// `/` anchors to the root, a glob naming a directory covers what is under it.
+pub struct ScopeMatcher {
+    include: GlobSet,
+    exclude: GlobSet,
+    /// Literal leading directories of every include glob; `None` when one starts with a wildcard.
+    prefixes: Option<Vec<String>>,
+}
+
+fn normalise_glob(pat: &str) -> String {
+    let anchored = pat.starts_with('/');
+    let p = pat.trim_start_matches('/').trim_end_matches('/');
+    if !anchored && !p.contains('/') {
+        format!("**/{p}")
+    } else {
+        p.to_string()
+    }
+}
+
+fn build_set(globs: &[String]) -> Result<GlobSet> {
+    let mut b = GlobSetBuilder::new();
+    for g in globs {
+        let glob = GlobBuilder::new(&normalise_glob(g))
+            .literal_separator(true)
+            .build()
+            .with_context(|| format!("scope glob `{g}`"))?;
+        b.add(glob);
+    }
+    Ok(b.build()?)
+}
+
+/// `dir/**` also names `dir` itself, so a walk can skip the directory whole.
+fn with_dir_forms(globs: &[String]) -> Vec<String> {
+    let mut out = globs.to_vec();
+    for g in globs {
+        if let Some(dir) = g.strip_suffix("/**") {
+            // `dir/**` holds a `/`, so it is anchored; its directory form must stay anchored.
+            let dir = dir.trim_start_matches('/');
+            if !dir.is_empty() {
+                out.push(format!("/{dir}"));
+            }
+        }
+    }
+    out
+}
+
+fn literal_prefix(glob: &str) -> String {
+    glob.split('/')
+        .take_while(|c| !c.contains(['*', '?', '[', '{', '\\']))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// `rel` and each of its ancestors, longest first.
+fn with_ancestors(rel: &str) -> impl Iterator<Item = &str> {
+    std::iter::once(rel).chain(rel.rmatch_indices('/').map(move |(i, _)| &rel[..i]))
+}
+
+impl ScopeMatcher {
+    pub fn new(scope: &Scope) -> Result<ScopeMatcher> {
+        let prefixes: Vec<String> = scope
+            .include
+            .iter()
+            .map(|g| literal_prefix(&normalise_glob(g)))
+            .collect();
+        let prefixes = (!prefixes.iter().any(String::is_empty)).then_some(prefixes);
+        Ok(ScopeMatcher {
+            include: build_set(&scope.include)?,
+            exclude: build_set(&with_dir_forms(&scope.exclude))?,
+            prefixes,
+        })
+    }
+
+    /// Whether the file at root-relative `rel` is in scope (by the globs alone).
+    pub fn includes_file(&self, rel: &str) -> bool {
+        with_ancestors(rel).any(|p| self.include.is_match(p)) && !self.excludes(rel)
+    }
+
+    fn excludes(&self, rel: &str) -> bool {
+        with_ancestors(rel).any(|p| self.exclude.is_match(p))
+    }
+
+    /// Whether a walk should enter directory `rel`.
+    pub fn may_enter(&self, rel: &str) -> bool {
+        if self.exclude.is_match(rel) {
+            return false;
+        }
+        match &self.prefixes {
+            None => true,
+            Some(ps) => ps.iter().any(|p| {
+                p == rel
+                    || p.strip_prefix(rel).is_some_and(|r| r.starts_with('/'))
+                    || rel
+                        .strip_prefix(p.as_str())
+                        .is_some_and(|r| r.starts_with('/'))
+            }),
+        }
+    }
+}
+
+fn rel_of(root: &Path, path: &Path) -> Option<String> {
+    let rest = path.strip_prefix(root).ok()?;
+    let parts: Option<Vec<&str>> = rest.iter().map(|c| c.to_str()).collect();
+    let parts = parts?;
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// Size and mtime (ns since the epoch) of a file's metadata.
+pub fn stat_of(md: &std::fs::Metadata) -> (u64, i64) {
+    let mtime = md
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
+    (md.len(), mtime)
+}
+
+fn error_reason(err: &ignore::Error) -> (&'static str, Option<PathBuf>) {
+    match err {
+        ignore::Error::WithPath { path, err } => (error_reason(err).0, Some(path.clone())),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_reason(err)
+        }
+        ignore::Error::Loop { child, .. } => ("symlink-loop", Some(child.clone())),
+        ignore::Error::Io(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            ("unreadable", None)
+        }
+        _ => ("walk-error", None),
+    }
+}
+
+fn walk_builder(ws: &Workspace) -> WalkBuilder {
+    let mut b = WalkBuilder::new(&ws.root);
+    b.hidden(false)
+        .parents(false)
+        .git_global(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .ignore(true)
+        .require_git(false)
+        .follow_links(true)
+        .add_custom_ignore_filename(".srcignore");
+    b
+}
+
+/// Walks the scope: every file in it with its metadata, and what is skipped before reading.
+pub fn walk(ws: &Workspace, config: &Config) -> Result<Walked> {
+    let scope = std::sync::Arc::new(ScopeMatcher::new(&config.scope)?);
+    let root = ws.root.clone();
+    let state_dir = ws.state_dir.clone();
+    let max = config.limits.max_file_bytes;
+    let mut builder = walk_builder(ws);
+    {
+        let scope = scope.clone();
+        let root = root.clone();
+        builder.filter_entry(move |e| {
+            if !e.file_type().is_some_and(|t| t.is_dir()) || e.depth() == 0 {
+                return true;
+            }
+            if e.file_name() == ".git" || e.path() == state_dir {
+                return false;
+            }
+            rel_of(&root, e.path()).is_some_and(|rel| scope.may_enter(&rel))
+        });
+    }
+    let (tx, rx) = mpsc::channel::<Result<Entry, Skip>>();
+    let errors = std::sync::atomic::AtomicU64::new(0);
+    builder.threads(2).build_parallel().run(|| {
+        let tx = tx.clone();
+        let scope = scope.clone();
+        let root = root.clone();
+        let errors = &errors;
+        Box::new(move |res| {
+            let entry = match res {
+                Ok(e) => e,
+                Err(err) => {
+                    let (reason, path) = error_reason(&err);
+                    match path.as_deref().and_then(|p| rel_of(&root, p)) {
+                        Some(rel) => {
+                            let _ = tx.send(Err(Skip {
+                                path: rel,
+                                reason,
+                                size: None,
+                                mtime_ns: None,
+                            }));
+                        }
+                        None => {
+                            errors.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
+                    return WalkState::Continue;
+                }
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                return WalkState::Continue;
+            }
+            let Some(rel) = rel_of(&root, entry.path()) else {
+                return WalkState::Continue;
+            };
+            if !scope.includes_file(&rel) {
+                return WalkState::Continue;
+            }
+            let msg = match entry.metadata() {
+                Ok(md) => {
+                    let (size, mtime_ns) = stat_of(&md);
+                    if size > max {
+                        Err(Skip {
+                            path: rel,
+                            reason: "too-large",
+                            size: Some(size),
+                            mtime_ns: Some(mtime_ns),
+                        })
+                    } else {
+                        Ok(Entry {
+                            path: rel,
+                            size,
+                            mtime_ns,
+                        })
+                    }
+                }
+                Err(_) => Err(Skip {
+                    path: rel,
+                    reason: "unreadable",
+                    size: None,
+                    mtime_ns: None,
+                }),
+            };
+            let _ = tx.send(msg);
+            WalkState::Continue
+        })
+    });
+    drop(tx);
+    let mut out = Walked::default();
+    for m in rx {
+        match m {
+            Ok(e) => out.entries.push(e),
+            Err(s) => out.skipped.push(s),
+        }
+    }
+    out.errors = errors.into_inner();
+    out.entries.sort_by(|a, b| a.path.cmp(&b.path));
+    out.entries.dedup_by(|a, b| a.path == b.path);
+    out.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    out.skipped.dedup_by(|a, b| a.path == b.path);
+    Ok(out)
+}
+
+/// Decides for one root-relative path what a walk would: in scope by the globs, not under
+/// `.git/` or the state directory, not ignored by an ignore file of an ancestor directory.
+pub struct PathFilter {
+    scope: ScopeMatcher,
+    root: PathBuf,
+    state_dir: PathBuf,
+}
+
+impl PathFilter {
+    pub fn new(ws: &Workspace, config: &Config) -> Result<PathFilter> {
+        Ok(PathFilter {
+            scope: ScopeMatcher::new(&config.scope)?,
+            root: ws.root.clone(),
+            state_dir: ws.state_dir.clone(),
+        })
+    }
+
+    pub fn in_scope(&self, rel: &str) -> bool {
+        if !self.scope.includes_file(rel) || rel.split('/').any(|c| c == ".git") {
+            return false;
+        }
+        let abs = self.root.join(rel);
+        if abs.starts_with(&self.state_dir) {
+            return false;
+        }
+        let dirs: Vec<&str> = rel.rmatch_indices('/').map(|(i, _)| &rel[..i]).collect();
+        if dirs.iter().any(|d| !self.scope.may_enter(d)) {
+            return false;
+        }
+        // Deepest directory first; in each, .srcignore over .ignore over .gitignore.
+        for dir in dirs.iter().copied().chain(std::iter::once("")) {
+            let base = if dir.is_empty() {
+                self.root.clone()
+            } else {
+                self.root.join(dir)
+            };
+            let sub = if dir.is_empty() {
+                rel
+            } else {
+                &rel[dir.len() + 1..]
+            };
+            let mut files = vec![".srcignore", ".ignore", ".gitignore"];
+            if dir.is_empty() {
+                files.push(".git/info/exclude");
+            }
+            for f in files {
+                let Some(gi) = load_ignore(&base, f) else {
+                    continue;
+                };
+                let m = gi.matched_path_or_any_parents(sub, false);
+                if m.is_ignore() {
+                    return false;
+                }
+                if m.is_whitelist() {
+                    return true;
+                }
+            }
+        }
+        true
+    }
+}
+
+fn load_ignore(dir: &Path, file: &str) -> Option<Gitignore> {
+    let path = dir.join(file);
+    if !path.is_file() {
+        return None;
+    }
+    let mut b = GitignoreBuilder::new(dir);
+    b.add(&path);
+    b.build().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scope(include: &[&str], exclude: &[&str]) -> ScopeMatcher {
+        let s = Scope {
+            include: include.iter().map(|s| s.to_string()).collect(),
+            exclude: exclude.iter().map(|s| s.to_string()).collect(),
+        };
+        ScopeMatcher::new(&s).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn default_scope() {
+        let s = ScopeMatcher::new(&Scope::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(s.includes_file(".claude/skills/a/SKILL.md"));
+        assert!(s.includes_file("CLAUDE.md"));
+        assert!(!s.includes_file("sub/CLAUDE.md"), "anchored to the root");
+        assert!(!s.includes_file(".claude/agent-memory/x/notes.md"));
+        assert!(!s.includes_file(".claude/projects/p/memory/cc-reference/a.md"));
+        assert!(s.includes_file(".claude/projects/p/memory/other.md"));
+        assert!(s.may_enter(".claude"));
+        assert!(s.may_enter(".claude/skills"));
+        assert!(!s.may_enter("node_modules"));
+        assert!(!s.may_enter(".claude/agent-memory"));
+    }
+
+    #[test]
+    fn unanchored_globs_match_at_any_depth() {
+        let s = scope(&["*.py"], &["build"]);
+        assert!(s.includes_file("a/b/c.py"));
+        assert!(s.includes_file("c.py"));
+        assert!(!s.includes_file("a/build/c.py"));
+        let s = scope(&["**/*.py"], &["build/**"]);
+        assert!(!s.may_enter("build"));
+        assert!(s.may_enter("a/build"), "`build/**` is anchored to the root");
+        assert!(s.includes_file("a/build/c.py"));
+        assert!(!s.includes_file("a/c.rs"));
+        assert!(s.may_enter("anything"));
+    }
+
+    #[test]
+    fn walk_finds_hidden_respects_ignores_and_skips_state() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let root = dir.path();
+        for (p, c) in [
+            (".claude/a.md", "x"),
+            (".claude/.hidden.md", "x"),
+            (".claude/ignored.md", "x"),
+            (".claude/srcignored.md", "x"),
+            (".claude/big.md", "0123456789"),
+            (".gitignore", ".claude/ignored.md\n"),
+            (".srcignore", "srcignored.md\n"),
+            ("other/b.md", "x"),
+        ] {
+            let path = root.join(p);
+            std::fs::create_dir_all(path.parent().unwrap_or(root))?;
+            std::fs::write(path, c)?;
+        }
+        let ws = Workspace::at(root)?;
+        ws.ensure_state_dir()?;
+        let mut config = Config::default();
+        config.limits.max_file_bytes = 5;
+        let w = walk(&ws, &config)?;
+        let paths: Vec<&str> = w.entries.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, vec![".claude/.hidden.md", ".claude/a.md"]);
+        assert_eq!(w.skipped.len(), 1);
+        assert_eq!(w.skipped[0].reason, "too-large");
+        let f = PathFilter::new(&ws, &config)?;
+        assert!(f.in_scope(".claude/a.md"));
+        assert!(f.in_scope(".claude/new.md"));
+        assert!(!f.in_scope(".claude/ignored.md"));
+        assert!(!f.in_scope(".claude/srcignored.md"));
+        assert!(!f.in_scope("other/b.md"));
+        Ok(())
+    }
+}

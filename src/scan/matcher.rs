@@ -1,0 +1,300 @@
+//! Matching: where names occur in a file's bytes, with the boundary rules and the choice of the
+//! leftmost-longest valid occurrences.
+//!
+//! Owns the byte-level rules (no I/O, no database). Invariant: a mention is an occurrence whose
+//! byte before is not a name byte and whose byte after is not a name byte (`.` counts only when a
+//! letter or digit follows it); mentions are, left to right, the longest *valid* occurrence at the
+//! leftmost start, the next one starting at or after its end; one mention per (name, line).
+//!
+//! How: the Aho-Corasick automaton holds only the *tails* of names (the part after the last `/`),
+//! which keeps it small; a name with a `/` is found by looking back from an occurrence of its tail
+//! and checking the bytes before against a hash table. The result equals an overlapping search
+//! over all names. For a few small files the hash table alone is used (no automaton to build).
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use anyhow::{Context, Result};
+
+/// Evidence text is cut to this many characters.
+pub const MAX_TEXT_CHARS: usize = 200;
+
+/// Above this many tails a forced DFA costs more memory than it saves time.
+const DFA_MAX_TAILS: usize = 12_000;
+
+/// FNV-1a: names are short, SipHash's setup dominates for them.
+#[derive(Default)]
+pub struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+pub type FnvMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
+
+/// How occurrences are found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// Aho-Corasick, letting the crate pick its representation (cheap to build).
+    Automaton,
+    /// Aho-Corasick with a forced DFA: slower to build, 2-3x faster on much text.
+    Dfa,
+    /// No automaton: look up every boundary-valid substring (for a few small files).
+    Lookup,
+}
+
+/// One mention: name id, 1-based line, the line's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mention {
+    pub name: u32,
+    pub line: u32,
+    pub text: String,
+}
+
+struct Tail {
+    /// The tail itself is a name (not only the end of longer ones).
+    name: Option<u32>,
+    /// Length of the longest name ending with `/` + this tail (0: none).
+    max_long: usize,
+}
+
+pub struct Matcher {
+    names: Vec<String>,
+    lookup: FnvMap<Box<[u8]>, u32>,
+    /// `has_len[n]`: some name is n bytes long.
+    has_len: Vec<bool>,
+    max_len: usize,
+    ac: Option<AhoCorasick>,
+    tails: Vec<Tail>,
+}
+
+/// ASCII letters, digits, `_` and `-`.
+#[inline]
+pub fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+#[inline]
+fn start_ok(hay: &[u8], s: usize) -> bool {
+    s == 0 || !is_name_byte(hay[s - 1])
+}
+
+#[inline]
+fn end_ok(hay: &[u8], e: usize) -> bool {
+    match hay.get(e) {
+        None => true,
+        Some(&b'.') => !hay.get(e + 1).is_some_and(|b| b.is_ascii_alphanumeric()),
+        Some(&b) => !is_name_byte(b),
+    }
+}
+
+impl Matcher {
+    /// A matcher over `names` (duplicates and empty strings are ignored).
+    pub fn new<S: AsRef<str>>(names: &[S], engine: Engine) -> Result<Matcher> {
+        let mut list: Vec<String> = Vec::with_capacity(names.len());
+        let mut lookup: FnvMap<Box<[u8]>, u32> = FnvMap::default();
+        for n in names {
+            let n = n.as_ref();
+            if n.is_empty() || lookup.contains_key(n.as_bytes()) {
+                continue;
+            }
+            let id = u32::try_from(list.len()).context("too many names")?;
+            lookup.insert(n.as_bytes().into(), id);
+            list.push(n.to_string());
+        }
+        let max_len = list.iter().map(String::len).max().unwrap_or(0);
+        let mut has_len = vec![false; max_len + 1];
+        for n in &list {
+            has_len[n.len()] = true;
+        }
+        let mut m = Matcher {
+            names: list,
+            lookup,
+            has_len,
+            max_len,
+            ac: None,
+            tails: Vec::new(),
+        };
+        if engine != Engine::Lookup {
+            m.build_automaton(engine)?;
+        }
+        Ok(m)
+    }
+
+    fn build_automaton(&mut self, engine: Engine) -> Result<()> {
+        let mut tail_ids: FnvMap<&str, usize> = FnvMap::default();
+        let mut pats: Vec<&str> = Vec::new();
+        let mut tails: Vec<Tail> = Vec::new();
+        for (id, n) in self.names.iter().enumerate() {
+            let tail = n.rsplit('/').next().unwrap_or(n);
+            if tail.is_empty() {
+                continue;
+            }
+            let t = *tail_ids.entry(tail).or_insert_with(|| {
+                pats.push(tail);
+                tails.push(Tail {
+                    name: None,
+                    max_long: 0,
+                });
+                pats.len() - 1
+            });
+            if tail.len() == n.len() {
+                tails[t].name = Some(id as u32);
+            } else {
+                tails[t].max_long = tails[t].max_long.max(n.len());
+            }
+        }
+        let kind =
+            (engine == Engine::Dfa && pats.len() <= DFA_MAX_TAILS).then_some(AhoCorasickKind::DFA);
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .kind(kind)
+            .build(&pats)
+            .context("building the name automaton")?;
+        self.ac = Some(ac);
+        self.tails = tails;
+        Ok(())
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    pub fn name(&self, id: u32) -> &str {
+        &self.names[id as usize]
+    }
+
+    /// Every boundary-valid occurrence `(start, end, name)`, in no particular order. With
+    /// `first_only`, stops at the first one.
+    fn occurrences(&self, hay: &[u8], first_only: bool) -> Vec<(usize, usize, u32)> {
+        let mut out = Vec::new();
+        if self.names.is_empty() {
+            return out;
+        }
+        match &self.ac {
+            Some(ac) => {
+                for m in ac.find_overlapping_iter(hay) {
+                    let (s, e) = (m.start(), m.end());
+                    if !end_ok(hay, e) {
+                        continue;
+                    }
+                    let tail = &self.tails[m.pattern().as_usize()];
+                    if let Some(id) = tail.name {
+                        if start_ok(hay, s) {
+                            out.push((s, e, id));
+                        }
+                    }
+                    if tail.max_long > 0 && s > 0 && hay[s - 1] == b'/' {
+                        let lowest = e.saturating_sub(tail.max_long);
+                        for st in (lowest..s - 1).rev() {
+                            self.try_span(hay, st, e, &mut out);
+                        }
+                    }
+                    if first_only && !out.is_empty() {
+                        return out;
+                    }
+                }
+            }
+            None => {
+                for s in 0..hay.len() {
+                    if !start_ok(hay, s) {
+                        continue;
+                    }
+                    let top = hay.len().min(s + self.max_len);
+                    for e in s + 1..=top {
+                        if end_ok(hay, e) {
+                            self.try_span(hay, s, e, &mut out);
+                        }
+                    }
+                    if first_only && !out.is_empty() {
+                        return out;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn try_span(&self, hay: &[u8], s: usize, e: usize, out: &mut Vec<(usize, usize, u32)>) {
+        if self.has_len[e - s] && start_ok(hay, s) {
+            if let Some(&id) = self.lookup.get(&hay[s..e]) {
+                out.push((s, e, id));
+            }
+        }
+    }
+
+    /// Whether any name occurs validly in `hay` (the check for names added to the index).
+    pub fn any_valid(&self, hay: &[u8]) -> bool {
+        !self.occurrences(hay, true).is_empty()
+    }
+
+    /// The mentions in `hay`: leftmost-longest among valid occurrences, one per (name, line).
+    pub fn mentions(&self, hay: &[u8]) -> Vec<Mention> {
+        let mut occ = self.occurrences(hay, false);
+        occ.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        let mut out = Vec::new();
+        let mut seen: HashSet<(u32, u32)> = HashSet::new();
+        let (mut cursor, mut line, mut counted_to) = (0usize, 1u32, 0usize);
+        let mut line_text: Option<(usize, String)> = None;
+        for (s, e, id) in occ {
+            if s < cursor {
+                continue;
+            }
+            cursor = e;
+            line += memchr::memchr_iter(b'\n', &hay[counted_to..s]).count() as u32;
+            counted_to = s;
+            if !seen.insert((id, line)) {
+                continue;
+            }
+            let text = match &line_text {
+                Some((l, t)) if *l == line as usize => t.clone(),
+                _ => {
+                    let t = evidence(hay, s);
+                    line_text = Some((line as usize, t.clone()));
+                    t
+                }
+            };
+            out.push(Mention {
+                name: id,
+                line,
+                text,
+            });
+        }
+        out
+    }
+}
+
+/// The line holding byte `at`, trimmed, lossy UTF-8, at most `MAX_TEXT_CHARS` characters.
+pub fn evidence(hay: &[u8], at: usize) -> String {
+    let start = memchr::memrchr(b'\n', &hay[..at]).map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &hay[at..]).map_or(hay.len(), |i| at + i);
+    let text = String::from_utf8_lossy(&hay[start..end]);
+    let text = text.trim();
+    match text.char_indices().nth(MAX_TEXT_CHARS) {
+        Some((cut, _)) => text[..cut].to_string(),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,142 @@
+//! Boundary and selection rules of the matcher, run against both engines.
+
+use super::*;
+
+fn found(names: &[&str], text: &[u8]) -> Vec<Vec<(String, u32)>> {
+    [Engine::Automaton, Engine::Dfa, Engine::Lookup]
+        .iter()
+        .map(|&engine| {
+            let m = Matcher::new(names, engine).unwrap_or_else(|e| panic!("{e}"));
+            m.mentions(text)
+                .into_iter()
+                .map(|x| (m.name(x.name).to_string(), x.line))
+                .collect()
+        })
+        .collect()
+}
+
+/// The mentions, asserting every engine agrees.
+fn one(names: &[&str], text: &str) -> Vec<String> {
+    bytes(names, text.as_bytes())
+}
+
+fn bytes(names: &[&str], text: &[u8]) -> Vec<String> {
+    let all = found(names, text);
+    for other in &all[1..] {
+        assert_eq!(&all[0], other, "engines disagree on {text:?}");
+    }
+    all[0].iter().map(|(n, _)| n.clone()).collect()
+}
+
+#[test]
+fn dot_after_name_counts_only_before_a_letter_or_digit() {
+    let n = ["settings.json"];
+    assert!(one(&n, "backup in settings.json.bak").is_empty());
+    assert_eq!(one(&n, "see settings.json."), vec!["settings.json"]);
+    assert_eq!(one(&n, "see settings.json.\nnext"), vec!["settings.json"]);
+    assert_eq!(one(&n, "(settings.json)"), vec!["settings.json"]);
+    assert_eq!(one(&n, "settings.json"), vec!["settings.json"]);
+}
+
+#[test]
+fn name_inside_a_longer_word_is_not_a_mention() {
+    let n = ["implementer", "infra-implementer"];
+    assert_eq!(
+        one(&n, "use infra-implementer now"),
+        vec!["infra-implementer"]
+    );
+    assert_eq!(one(&n, "use implementer now"), vec!["implementer"]);
+    assert!(one(&n, "implementers and reimplementer and implementer_x").is_empty());
+    assert!(one(&["implementer"], "infra-implementer").is_empty());
+}
+
+#[test]
+fn shorter_name_holds_when_the_longest_fails_its_boundary() {
+    let n = ["execution-code", "execution-code/SKILL.md"];
+    assert_eq!(
+        one(&n, "see execution-code/SKILL.mdx"),
+        vec!["execution-code"]
+    );
+    assert_eq!(
+        one(&n, "see execution-code/SKILL.md here"),
+        vec!["execution-code/SKILL.md"]
+    );
+}
+
+#[test]
+fn occurrence_inside_a_longer_valid_one_is_not_separate() {
+    let n = [
+        ".claude/agents/implementer.md",
+        "implementer.md",
+        "implementer",
+        "agents",
+    ];
+    assert_eq!(
+        one(&n, "run /home/u/p/.claude/agents/implementer.md please"),
+        vec![".claude/agents/implementer.md"]
+    );
+    assert_eq!(
+        one(&n, "implementer.md and implementer"),
+        vec!["implementer.md", "implementer"]
+    );
+}
+
+#[test]
+fn paths_with_spaces_and_leading_dots() {
+    let n = ["my notes/plan file.md", "plan file.md", ".claude/x.md"];
+    assert_eq!(
+        one(&n, "open \"my notes/plan file.md\" now"),
+        vec!["my notes/plan file.md"]
+    );
+    assert_eq!(one(&n, "see plan file.md"), vec!["plan file.md"]);
+    assert_eq!(one(&n, "at ~/.claude/x.md"), vec![".claude/x.md"]);
+}
+
+#[test]
+fn non_utf8_bytes_are_fine() {
+    let n = ["hooks.sh", "guard.sh"];
+    let text = b"\xff\xfe guard.sh \x80\nline two hooks.sh\xc3";
+    assert_eq!(bytes(&n, text), vec!["guard.sh", "hooks.sh"]);
+    let m = Matcher::new(&n, Engine::Lookup).unwrap_or_else(|e| panic!("{e}"));
+    let ms = m.mentions(text);
+    assert_eq!(ms[0].line, 1);
+    assert_eq!(ms[1].line, 2);
+    assert!(ms[0].text.contains("guard.sh"));
+}
+
+#[test]
+fn one_mention_per_name_and_line_with_trimmed_text() {
+    let n = ["alpha.md"];
+    let text = "  alpha.md alpha.md  \n\nx alpha.md";
+    let m = Matcher::new(&n, Engine::Automaton).unwrap_or_else(|e| panic!("{e}"));
+    let ms = m.mentions(text.as_bytes());
+    assert_eq!(ms.len(), 2);
+    assert_eq!((ms[0].line, ms[0].text.as_str()), (1, "alpha.md alpha.md"));
+    assert_eq!((ms[1].line, ms[1].text.as_str()), (3, "x alpha.md"));
+}
+
+#[test]
+fn evidence_is_cut_on_a_char_boundary() {
+    let line = format!("{} name.md", "é".repeat(300));
+    let t = evidence(line.as_bytes(), line.len() - 2);
+    assert_eq!(t.chars().count(), MAX_TEXT_CHARS);
+}
+
+#[test]
+fn generic_tail_alone_is_not_a_mention() {
+    let n = ["skills/review/SKILL.md", "review/SKILL.md", "review"];
+    assert!(one(&n, "every SKILL.md file").is_empty());
+    assert_eq!(one(&n, "see review/SKILL.md"), vec!["review/SKILL.md"]);
+    assert_eq!(
+        one(&n, "see skills/review/SKILL.md"),
+        vec!["skills/review/SKILL.md"]
+    );
+    assert_eq!(one(&n, "the review skill"), vec!["review"]);
+}
+
+#[test]
+fn any_valid_sees_only_valid_occurrences() {
+    let m = Matcher::new(&["settings.json"], Engine::Automaton).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!m.any_valid(b"settings.json.bak"));
+    assert!(m.any_valid(b"x settings.json"));
+}
