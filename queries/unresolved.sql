@@ -1,10 +1,11 @@
 -- name: unresolved
 -- Mentions of a file name that resolved to no edge, with why: `ambiguous` or `gone`.
--- `ambiguous`: several files bear the name and none was chosen. `gone`: no indexed file bears
--- the name any more (its file was deleted or renamed since the mention was scanned).
--- What it can tell: only names the scan knew when it read the mentioning file. A mention of a
--- file deleted before that scan, or of a path that never existed, is not recorded anywhere.
--- `gone` rows last until the mentioning file is read again (then the name is no longer known).
+-- `ambiguous`: several files bear the name and none is nearer to the mentioning file (a tie).
+-- `gone`: no indexed file bears the name any more (deleted or renamed since the mention was read).
+-- What it can tell: only names the scan knew when it read the mentioning file. The index
+-- rescans every file that mentioned a name when the name's last bearer goes (deleted or
+-- renamed), so with a consistent index `gone` rows do not occur and a mention of a deleted file
+-- or of a path that never existed is recorded nowhere; `gone` shows a database left mid-update.
 -- Self mentions (the file's own name, borne by it alone) are not listed.
 WITH
     open_mention(src_id, line, name) AS (
