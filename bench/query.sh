@@ -8,8 +8,9 @@
 #            `python3 ../shared/bench/gen-claude-tree.py --preset large --out /tmp/large/.claude`)
 #   SRC_BIN  default target/release/src (build it with `cargo build --release`)
 # Indexes ROOT first when it has no database. When the database holds no events, it adds a
-# deterministic synthetic log (2,000 sessions, 1 to 40 edits each, over the indexed files) so
-# the event queries have something to chew; the report says so.
+# deterministic synthetic log (2,000 sessions, 1 to 40 edits each, over the indexed files; half
+# of each session's edits come from one of 50 shared working sets, so files do co-change) so the
+# event queries have something to chew; the report says so.
 # Needs hyperfine and sqlite3 (apt-get install -y hyperfine sqlite3). Results: $OUT (markdown).
 set -euo pipefail
 
@@ -34,7 +35,10 @@ if [ "$(sqlite3 "$db" 'SELECT count(*) FROM events')" = 0 ]; then
                strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now', '-' || ((session * 37 + k) % 43200) || ' minutes'),
                'import'
         FROM e, nf
-        JOIN files AS f ON f.id = 1 + ((session * 104729 + k * 7877 + (k * k) % 97) % nf.c);"
+        JOIN files AS f ON f.id = 1 + (CASE WHEN k % 2 = 0
+                                            THEN (session % 50) * 613 + k * 7877
+                                            ELSE session * 104729 + k * 7877 + (k * k) % 97
+                                       END) % nf.c;"
 fi
 
 # Worst case and typical case for the per-file queries: the most referenced file, and a file

@@ -68,9 +68,11 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         None if stdout.is_terminal() => Format::Table,
         None => Format::Tsv,
     };
-    let mut out = stdout.lock();
+    // Block-buffered: a locked stdout is line-buffered, one write(2) per row of a large result.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     if args.schema {
         out.write_all(schema::render()?.as_bytes())?;
+        out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.list {
