@@ -8,6 +8,7 @@
 //! does) and does not edit files (implementers do). Invariant: a cascade's state only changes
 //! through `machine::Cascade::transition`, and the stored state is always a whole, consistent one.
 
+pub mod converge;
 pub mod machine;
 pub mod plan;
 pub mod report;
@@ -232,6 +233,22 @@ pub fn record(
     })
 }
 
+/// Brings the index up to date for `changed`. Without a usable index (never built, or built
+/// with another config) a path refresh does nothing and the check would see no dependents, so
+/// the whole index is brought up to date instead (incremental, or full the first time).
+fn refresh(ctx: &Ctx, conn: &Connection, changed: &[String]) -> Result<()> {
+    use crate::index::{self, IndexOptions, META_FINGERPRINT};
+    let usable = index::is_built(ctx)?
+        && crate::store::meta_get(conn, META_FINGERPRINT)?.as_deref()
+            == Some(index::fingerprint(&ctx.config).as_str());
+    if usable {
+        index::refresh_paths(ctx, changed).context("refreshing the index")?;
+    } else {
+        index::run(ctx, &IndexOptions::default()).context("building the index")?;
+    }
+    Ok(())
+}
+
 /// Dependents of `changed`: files that no longer exist are looked up before the refresh drops
 /// them from the index, the others after it re-read them.
 fn dependents_of(ctx: &Ctx, conn: &Connection, changed: &[String]) -> Result<Vec<Dependent>> {
@@ -244,7 +261,7 @@ fn dependents_of(ctx: &Ctx, conn: &Connection, changed: &[String]) -> Result<Vec
     } else {
         crate::graph::edges_into(conn, &gone)?
     };
-    crate::index::refresh_paths(ctx, changed).context("refreshing the index")?;
+    refresh(ctx, conn, changed)?;
     if !present.is_empty() {
         edges.extend(crate::graph::edges_into(conn, &present)?);
     }
@@ -306,7 +323,8 @@ pub fn check(ctx: &Ctx, sel: &Selector) -> Result<Shown> {
         let message = match result {
             CheckResult::NoProgress => format!("iteration {n}: nothing recorded"),
             CheckResult::Next { iteration } => format!(
-                "new impacts after iteration {n}: iteration {iteration} started; spawn one implementer per group below, then check again"
+                "not converged after iteration {n}: iteration {iteration} started with {} target(s) (new impacts and retries); spawn one implementer per group below, then check again",
+                c.current().map_or(0, |i| i.targets.len())
             ),
             CheckResult::Converged => format!("converged after iteration {n}: no new impacts"),
             CheckResult::Partial => format!("ended partial after iteration {n}"),

@@ -450,4 +450,67 @@ mod tests {
         );
         Ok(())
     }
+
+    proptest::proptest! {
+        /// Whatever sequence of inputs, what a new process loads is exactly what was saved.
+        #[test]
+        fn any_state_round_trips(
+            direct in proptest::collection::btree_set(1..6usize, 1..4),
+            edges in proptest::collection::vec((0..6usize, 0..6usize), 0..12),
+            ops in proptest::collection::vec((0..3u8, 0..6usize), 0..12),
+        ) {
+            let name = |i: usize| format!("d{}/f{i}.md", i % 2);
+            let mut conn = Connection::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+            crate::store::migrate(&mut conn, Path::new(":memory:")).unwrap_or_else(|e| panic!("{e}"));
+            let mut c = Cascade::new();
+            let original: BTreeSet<String> = direct.iter().map(|i| name(*i)).collect();
+            c.start(original, direct.iter().map(|i| dep(&name(*i), &name(0))).collect(), vec![], 0)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let meta = Meta {
+                id: 0,
+                session_id: None,
+                impact_id: None,
+                source: "p".into(),
+                started_at: "t".into(),
+                ended_at: None,
+            };
+            let tx = conn.transaction().unwrap_or_else(|e| panic!("{e}"));
+            let id = insert(&tx, &meta, &c).unwrap_or_else(|e| panic!("{e}"));
+            tx.commit().unwrap_or_else(|e| panic!("{e}"));
+            let mut pending = Vec::new();
+            for (kind, f) in ops {
+                let _ = match kind {
+                    0 => {
+                        pending.push(Edit { file: name(f), implementer: None });
+                        Ok(())
+                    }
+                    1 => c
+                        .record(Outcome {
+                            file: name(f),
+                            status: if f % 2 == 0 { Status::Complete } else { Status::Failed },
+                            implementer: Some("i".into()),
+                        })
+                        .map(|_| ()),
+                    _ => {
+                        let deps = edges
+                            .iter()
+                            .filter(|(_, to)| pending.iter().any(|e: &Edit| e.file == name(*to)))
+                            .map(|(from, to)| dep(&name(*from), &name(*to)))
+                            .collect();
+                        c.check(Observation {
+                            edits: std::mem::take(&mut pending),
+                            dependents: Ok(deps),
+                            next_watermark: 1,
+                        })
+                        .map(|_| ())
+                    }
+                };
+                let tx = conn.transaction().unwrap_or_else(|e| panic!("{e}"));
+                save(&tx, id, &c).unwrap_or_else(|e| panic!("{e}"));
+                tx.commit().unwrap_or_else(|e| panic!("{e}"));
+                let loaded = load(&conn, id).unwrap_or_else(|e| panic!("{e}")).map(|x| x.1);
+                proptest::prop_assert_eq!(loaded.as_ref(), Some(&c));
+            }
+        }
+    }
 }

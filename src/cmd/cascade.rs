@@ -59,6 +59,7 @@ pub struct StartArgs {
     /// Bind the cascade to this session: only its edits count [default: every session's]
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
+    /// The L1 as YAML or JSON, or the L2 markdown log
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }
@@ -87,6 +88,7 @@ impl WhichArgs {
 pub struct ShowArgs {
     #[command(flatten)]
     pub which: WhichArgs,
+    /// The L1 as YAML or JSON, or the L2 markdown log
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }

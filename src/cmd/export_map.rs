@@ -85,7 +85,7 @@ fn run_export(ctx: &Ctx, args: &Args, max_lines: usize) -> Result<ExitCode> {
     };
     let header = Header {
         last_full_scan: date(&graph.last_full_scan),
-        last_incremental: date(&graph.last_incremental_scan),
+        last_incremental: model::last_change(&graph, &selected).unwrap_or_else(|| "never".into()),
         scope: match scope {
             Some(s) => s.to_string(),
             None => ctx.config.scope.include.join(", "),
@@ -104,8 +104,11 @@ fn run_export(ctx: &Ctx, args: &Args, max_lines: usize) -> Result<ExitCode> {
     let shown = map_rel
         .clone()
         .unwrap_or_else(|| target.display().to_string());
-    let previous = std::fs::read(&target)
-        .ok()
+    // The previous map is read back only for the report's counts.
+    let previous = args
+        .report
+        .then(|| std::fs::read(&target).ok())
+        .flatten()
         .map(|b| parse::parse(&String::from_utf8_lossy(&b), today()));
     let written = render::write_if_changed(&target, &rendered.text)?;
     if args.report {

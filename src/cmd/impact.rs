@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use rusqlite::OptionalExtension;
 
 use crate::ctx::Ctx;
 use crate::error::usage;
@@ -24,12 +25,13 @@ pub struct Args {
     /// Changed files, absolute or root-relative; `-` reads paths from stdin, one per line
     #[arg(value_name = "FILES", conflicts_with_all = ["session", "git_diff"])]
     pub files: Vec<PathBuf>,
-    /// The files a recorded session edited
+    /// The files a recorded session edited; `latest` is the session of the newest recorded event
     #[arg(long, value_name = "ID", conflicts_with = "git_diff")]
     pub session: Option<String>,
     /// The files changed since a git revision (plus untracked files)
     #[arg(long, value_name = "REV")]
     pub git_diff: Option<String>,
+    /// The L1 document as yaml or json, or the L2 report as md
     #[arg(long, value_enum, default_value_t = Format::Yaml)]
     pub format: Format,
     /// Also write the L2 markdown report to PATH
@@ -43,6 +45,7 @@ pub enum Sub {
     Show {
         /// The run's `impact_id`
         id: i64,
+        /// The L1 document as yaml or json, or the L2 report as md
         #[arg(long, value_enum, default_value_t = Format::Yaml)]
         format: Format,
     },
@@ -63,7 +66,10 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         return show(g, *id, *format);
     }
     let input = input(args)?;
+    let mut t = std::time::Instant::now();
     let ctx = Ctx::open(g)?;
+    impact::analyze::lap("open", &mut t);
+    let input = latest_session(&ctx, input)?;
     let outcome = impact::analyze(&ctx, &input)?;
     for w in &outcome.warnings {
         eprintln!("warning: {w}");
@@ -114,6 +120,28 @@ fn input(args: &Args) -> Result<Input> {
         }
     }
     Ok(Input::Stdin(paths))
+}
+
+/// Resolves `--session latest` (an agent rarely knows its session id) to the session of the
+/// newest recorded event.
+fn latest_session(ctx: &Ctx, input: Input) -> Result<Input> {
+    match input {
+        Input::Session(s) if s == "latest" => {
+            let conn = ctx.store.conn()?;
+            let id: Option<String> = conn
+                .query_row(
+                    "SELECT session_id FROM events ORDER BY id DESC LIMIT 1",
+                    [],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            match id {
+                Some(id) => Ok(Input::Session(id)),
+                None => Err(usage("--session latest: no events have been recorded yet")),
+            }
+        }
+        other => Ok(other),
+    }
 }
 
 fn print(l1: &ImpactL1, l2: &str, format: Format) -> Result<()> {

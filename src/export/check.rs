@@ -4,7 +4,7 @@
 //! database, so a map written by someone else is judged by the same rules. Invariant: `valid` is
 //! true exactly when `errors` is empty; codes never change meaning.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::parse::{self, ParsedMap};
 use super::Level;
 use crate::config::{Hotspot, Scope};
+use crate::index::walk::ScopeMatcher;
 
 /// What a check compares the map against.
 #[derive(Debug, Clone)]
@@ -138,7 +139,8 @@ pub fn check_text(text: &str, display: &str, opts: &CheckOptions) -> CheckReport
             format!("header says {n} entries, the file has {}", m.entries.len()),
         ));
     }
-    let scope = ScopeMatcher::new(&opts.scope);
+    // The index's own matcher, so "excluded" means exactly what the walk skips.
+    let scope = ScopeMatcher::new(&opts.scope).ok();
     let mut seen = BTreeSet::new();
     for e in &m.entries {
         let at = Some(e.line);
@@ -153,7 +155,7 @@ pub fn check_text(text: &str, display: &str, opts: &CheckOptions) -> CheckReport
         }
         if opts.map_rel.as_deref() == Some(e.path.as_str()) {
             errors.push(err(E_EXCLUDED_PATH, at, p, "the map lists itself".into()));
-        } else if !scope.contains(&e.path) {
+        } else if scope.as_ref().is_some_and(|s| !s.includes_file(&e.path)) {
             errors.push(err(
                 E_EXCLUDED_PATH,
                 at,
@@ -198,34 +200,55 @@ pub fn check_text(text: &str, display: &str, opts: &CheckOptions) -> CheckReport
     }
 }
 
-/// A ref names an entry by its path, a path suffix, its stem (`implementer`) or its directory
-/// (`execution-code` for `skills/execution-code/SKILL.md`); the first rule that matches wins.
-fn resolve(m: &ParsedMap, r: &str) -> Vec<usize> {
-    let rules: [&dyn Fn(&str) -> bool; 4] = [
-        &|p| p == r,
-        &|p| p.ends_with(&format!("/{r}")),
-        &|p| {
+/// How refs name entries, tier by tier: the exact path, a proper path suffix
+/// (`execution-code/SKILL.md`), a stem (`implementer`), a directory (`execution-code` for
+/// `skills/execution-code/SKILL.md`). The first tier that knows a name wins.
+struct Resolver {
+    tiers: [HashMap<String, Vec<usize>>; 4],
+}
+
+impl Resolver {
+    fn new(m: &ParsedMap) -> Resolver {
+        let mut tiers: [HashMap<String, Vec<usize>>; 4] = Default::default();
+        for (i, e) in m.entries.iter().enumerate() {
+            let p = e.path.as_str();
+            tiers[0].entry(p.to_string()).or_default().push(i);
+            for (cut, _) in p.match_indices('/') {
+                tiers[1]
+                    .entry(p[cut + 1..].to_string())
+                    .or_default()
+                    .push(i);
+            }
             let base = p.rsplit('/').next().unwrap_or(p);
-            base.split('.').next() == Some(r)
-        },
-        &|p| p.rsplit('/').nth(1) == Some(r),
-    ];
-    for rule in rules {
-        let hits: Vec<usize> = (0..m.entries.len())
-            .filter(|&i| rule(&m.entries[i].path))
-            .collect();
-        if !hits.is_empty() {
-            return hits;
+            let stem = base.split('.').next().unwrap_or(base);
+            tiers[2].entry(stem.to_string()).or_default().push(i);
+            if let Some(dir) = p.rsplit('/').nth(1) {
+                tiers[3].entry(dir.to_string()).or_default().push(i);
+            }
         }
+        for tier in &mut tiers {
+            for hits in tier.values_mut() {
+                hits.dedup();
+            }
+        }
+        Resolver { tiers }
     }
-    Vec::new()
+
+    fn resolve(&self, r: &str) -> Vec<usize> {
+        self.tiers
+            .iter()
+            .find_map(|t| t.get(r))
+            .cloned()
+            .unwrap_or_default()
+    }
 }
 
 fn bidirectional(m: &ParsedMap, errors: &mut Vec<Finding>, warnings: &mut Vec<Finding>) {
+    let resolver = Resolver::new(m);
     let resolve_all = |list: &Option<Vec<String>>| -> Vec<(String, Vec<usize>)> {
         list.iter()
             .flatten()
-            .map(|r| (r.clone(), resolve(m, r)))
+            .map(|r| (r.clone(), resolver.resolve(r)))
             .collect()
     };
     let refs: Vec<_> = m.entries.iter().map(|e| resolve_all(&e.refs)).collect();
@@ -233,6 +256,9 @@ fn bidirectional(m: &ParsedMap, errors: &mut Vec<Finding>, warnings: &mut Vec<Fi
     let lists = |side: &[Vec<(String, Vec<usize>)>], i: usize, j: usize| {
         side[i].iter().any(|(_, hits)| hits.contains(&j))
     };
+    // One warning per unknown name (first line seen, how often), not one per mention: a pruned
+    // map names its pruned files in many lists.
+    let mut unresolved: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (i, e) in m.entries.iter().enumerate() {
         for (field, mine, theirs, other_field) in [
             ("refs", &refs, &by, "refd_by"),
@@ -246,10 +272,7 @@ fn bidirectional(m: &ParsedMap, errors: &mut Vec<Finding>, warnings: &mut Vec<Fi
                     message,
                 };
                 if hits.is_empty() {
-                    warnings.push(f(
-                        W_UNRESOLVED_REF,
-                        format!("{field} `{name}` of `{}` names no entry in the map", e.path),
-                    ));
+                    unresolved.entry(name).or_insert((e.line, 0)).1 += 1;
                 } else if !hits.iter().any(|&j| lists(theirs, j, i)) {
                     let other = &m.entries[hits[0]].path;
                     errors.push(f(
@@ -263,6 +286,20 @@ fn bidirectional(m: &ParsedMap, errors: &mut Vec<Finding>, warnings: &mut Vec<Fi
             }
         }
     }
+    let mut found: Vec<Finding> = unresolved
+        .into_iter()
+        .map(|(name, (line, times))| Finding {
+            code: W_UNRESOLVED_REF,
+            line: Some(line),
+            path: None,
+            message: format!(
+                "`{name}` is named in {times} refs/refd_by lists but has no entry \
+                 (pruned, outside the map's scope, or unknown)"
+            ),
+        })
+        .collect();
+    found.sort_by_key(|f| f.line);
+    warnings.extend(found);
 }
 
 fn staleness(m: &ParsedMap, opts: &CheckOptions, unparseable: bool) -> Staleness {
@@ -303,70 +340,21 @@ fn staleness(m: &ParsedMap, opts: &CheckOptions, unparseable: bool) -> Staleness
     }
 }
 
-/// The configured scope as a path test: included by some `include` glob and by no `exclude`
-/// glob. Globs are root-relative; a leading `/` anchors, a glob without `/` matches at any depth.
-pub struct ScopeMatcher {
-    include: globset::GlobSet,
-    exclude: globset::GlobSet,
-}
-
-impl ScopeMatcher {
-    pub fn new(scope: &Scope) -> ScopeMatcher {
-        let build = |globs: &[String]| {
-            let mut b = globset::GlobSetBuilder::new();
-            for g in globs {
-                let anchored = g.starts_with('/') || g.trim_end_matches('/').contains('/');
-                let g = g.trim_start_matches('/').trim_end_matches('/');
-                let pat = if anchored {
-                    g.to_string()
-                } else {
-                    format!("**/{g}")
-                };
-                for p in [pat.clone(), format!("{pat}/**")] {
-                    if let Ok(glob) = globset::GlobBuilder::new(&p)
-                        .literal_separator(true)
-                        .build()
-                    {
-                        b.add(glob);
-                    }
-                }
-            }
-            b.build().unwrap_or_else(|_| globset::GlobSet::empty())
-        };
-        ScopeMatcher {
-            include: build(&scope.include),
-            exclude: build(&scope.exclude),
-        }
-    }
-
-    pub fn contains(&self, path: &str) -> bool {
-        self.include.is_match(path) && !self.exclude.is_match(path)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn default_scope_matches_the_seed() {
-        let s = ScopeMatcher::new(&Scope::default());
-        assert!(s.contains(".claude/skills/a/SKILL.md"));
-        assert!(s.contains("CLAUDE.md"));
-        assert!(!s.contains("docs/CLAUDE.md"));
-        assert!(!s.contains(".claude/agent-memory/analyst/codebase-map.md"));
-        assert!(!s.contains("src/main.rs"));
-    }
 
     #[test]
     fn refs_resolve_by_path_suffix_stem_or_directory() {
         let text = "# M\n\n## .claude/skills/execution-code/SKILL.md\nrefs:\nrefd_by:\nhotspot: low\nupdated: 2026-01-01\n\n\
                     ## .claude/agents/implementer.md\nrefs:\nrefd_by:\nhotspot: low\nupdated: 2026-01-01\n";
         let m = parse::parse(text, chrono::NaiveDate::MAX);
-        assert_eq!(resolve(&m, "execution-code/SKILL.md"), vec![0]);
-        assert_eq!(resolve(&m, "execution-code"), vec![0]);
-        assert_eq!(resolve(&m, "implementer"), vec![1]);
-        assert_eq!(resolve(&m, "implementer.md"), vec![1]);
-        assert!(resolve(&m, "nothing").is_empty());
+        let r = Resolver::new(&m);
+        assert_eq!(r.resolve("execution-code/SKILL.md"), vec![0]);
+        assert_eq!(r.resolve("execution-code"), vec![0]);
+        assert_eq!(r.resolve("implementer"), vec![1]);
+        assert_eq!(r.resolve("implementer.md"), vec![1]);
+        assert_eq!(r.resolve(".claude/agents/implementer.md"), vec![1]);
+        assert!(r.resolve("nothing").is_empty());
     }
 }

@@ -12,11 +12,11 @@ use rusqlite::Connection;
 
 use super::{Entry, Level};
 use crate::config::Hotspot;
+use crate::graph::DisplayNames;
 
-const FILES_SQL: &str = "SELECT path, content_changed_at FROM files ORDER BY path";
-const EDGES_SQL: &str = "SELECT s.path, d.path, e.name FROM edges e \
-     JOIN files s ON s.id = e.src_id JOIN files d ON d.id = e.dst_id \
-     WHERE e.src_id <> e.dst_id ORDER BY 1, 2, 3";
+const FILES_SQL: &str = "SELECT id, path, content_changed_at FROM files ORDER BY path";
+/// By id, unsorted: joining and sorting 10^5 rows by path text costs more than a hash lookup.
+const EDGES_SQL: &str = "SELECT src_id, dst_id, name FROM edges WHERE src_id <> dst_id";
 /// Paths edited in the `?1` sessions whose latest event is newest.
 const RECENT_SQL: &str = "WITH s AS (SELECT session_id, MAX(ts) AS last FROM events \
      GROUP BY session_id ORDER BY last DESC, session_id DESC LIMIT ?1) \
@@ -41,7 +41,6 @@ pub struct Graph {
     /// Paths edited in the most recent sessions.
     pub recent: BTreeSet<String>,
     pub last_full_scan: Option<String>,
-    pub last_incremental_scan: Option<String>,
     /// Display name of each file (index into `files`).
     pub names: Vec<String>,
 }
@@ -49,18 +48,25 @@ pub struct Graph {
 impl Graph {
     /// Reads the graph; `recent_sessions` is how many latest sessions count as "recent".
     pub fn load(conn: &Connection, recent_sessions: usize) -> Result<Graph> {
-        let files: Vec<(String, String)> =
-            query(conn, FILES_SQL, [], |r| Ok((r.get(0)?, r.get(1)?)))
-                .context("reading indexed files")?;
-        let edges: Vec<(String, String, String)> = query(conn, EDGES_SQL, [], |r| {
+        let rows: Vec<(i64, String, String)> = query(conn, FILES_SQL, [], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })
-        .context("reading edges")?;
+        .context("reading indexed files")?;
+        let pos: HashMap<i64, usize> = rows.iter().enumerate().map(|(i, r)| (r.0, i)).collect();
+        let mut links: BTreeMap<(usize, usize), BTreeSet<String>> = BTreeMap::new();
+        let mut stmt = conn.prepare(EDGES_SQL).context("reading edges")?;
+        let mut it = stmt.query([]).context("reading edges")?;
+        while let Some(r) = it.next().context("reading edges")? {
+            let (s, d): (i64, i64) = (r.get(0)?, r.get(1)?);
+            if let (Some(&s), Some(&d)) = (pos.get(&s), pos.get(&d)) {
+                links.entry((s, d)).or_default().insert(r.get(2)?);
+            }
+        }
         let recent: Vec<String> = query(conn, RECENT_SQL, [recent_sessions as i64], |r| r.get(0))
             .context("reading recent sessions")?;
-        let mut g = Graph::from_parts(files, edges, recent.into_iter().collect());
-        g.last_full_scan = crate::store::meta_get(conn, "last_full_scan")?;
-        g.last_incremental_scan = crate::store::meta_get(conn, "last_incremental_scan")?;
+        let files = rows.into_iter().map(|(_, p, c)| (p, c)).collect();
+        let mut g = Graph::assemble(files, links, recent.into_iter().collect());
+        g.last_full_scan = crate::store::meta_get(conn, crate::index::META_LAST_FULL)?;
         Ok(g)
     }
 
@@ -86,8 +92,17 @@ impl Graph {
                 }
             }
         }
-        let paths: Vec<String> = files.iter().map(|f| f.0.clone()).collect();
-        let names = display_names(&paths);
+        Graph::assemble(files, links, recent)
+    }
+
+    /// `files` sorted by path; `links` indexes into it.
+    fn assemble(
+        files: Vec<(String, String)>,
+        links: BTreeMap<(usize, usize), BTreeSet<String>>,
+        recent: BTreeSet<String>,
+    ) -> Graph {
+        let display = DisplayNames::new(files.iter().map(|f| f.0.as_str()));
+        let names = files.iter().map(|f| display.get(&f.0)).collect();
         Graph {
             files: files
                 .into_iter()
@@ -99,7 +114,6 @@ impl Graph {
             links,
             recent,
             last_full_scan: None,
-            last_incremental_scan: None,
             names,
         }
     }
@@ -169,34 +183,21 @@ pub fn entries(g: &Graph, selected: &[bool], cfg: &Hotspot) -> Vec<Entry> {
         .collect()
 }
 
+/// The newest `updated` date among the selected files: the last day the index saw content in
+/// the map's scope change. The map's "Last incremental" line uses it instead of the time of the
+/// last index run, so re-running an export on another day does not churn the file.
+pub fn last_change(g: &Graph, selected: &[bool]) -> Option<String> {
+    g.files
+        .iter()
+        .zip(selected)
+        .filter(|(_, s)| **s)
+        .map(|(f, _)| f.updated.clone())
+        .max()
+}
+
 /// `YYYY-MM-DD` of an ISO timestamp as stored (its own offset's date, so it never moves).
 pub fn date_of(ts: &str) -> String {
     ts.get(..10).unwrap_or(ts).to_string()
-}
-
-/// Shortest component suffix of each path that no other path ends with; the whole path when
-/// none is unique. Stands in for `graph::DisplayNames` until the engine lands.
-pub fn display_names(paths: &[String]) -> Vec<String> {
-    let mut count: HashMap<String, usize> = HashMap::new();
-    for p in paths {
-        for s in suffixes(p) {
-            *count.entry(s).or_default() += 1;
-        }
-    }
-    paths
-        .iter()
-        .map(|p| {
-            suffixes(p)
-                .find(|s| count.get(s) == Some(&1))
-                .unwrap_or_else(|| p.clone())
-        })
-        .collect()
-}
-
-/// `a/b/c` → `c`, `b/c`, `a/b/c`.
-fn suffixes(path: &str) -> impl Iterator<Item = String> + '_ {
-    let parts: Vec<&str> = path.split('/').collect();
-    (1..=parts.len()).map(move |k| parts[parts.len() - k..].join("/"))
 }
 
 fn query<T, P: rusqlite::Params>(
@@ -219,16 +220,21 @@ mod tests {
     }
 
     #[test]
-    fn display_names_are_shortest_unique_suffixes() {
-        let paths = vec![
+    fn display_names_are_the_graph_modules() {
+        let paths = [
             s(".claude/CLAUDE.md"),
             s(".claude/agents/implementer.md"),
             s(".claude/skills/a/SKILL.md"),
             s(".claude/skills/b/SKILL.md"),
             s("CLAUDE.md"),
         ];
+        let g = Graph::from_parts(
+            paths.iter().map(|p| (p.clone(), s("2026-01-01"))).collect(),
+            Vec::new(),
+            BTreeSet::new(),
+        );
         assert_eq!(
-            display_names(&paths),
+            g.names,
             vec![
                 s(".claude/CLAUDE.md"),
                 s("implementer.md"),

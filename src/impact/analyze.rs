@@ -47,6 +47,25 @@ impl Input {
     }
 }
 
+/// Appends a phase timing to the file named by `SRC_DEBUG` (the hooks' convention), if any.
+pub fn lap(what: &str, since: &mut Instant) {
+    if let Some(path) = std::env::var_os("SRC_DEBUG").filter(|v| !v.is_empty()) {
+        use std::io::Write as _;
+        let line = format!(
+            "src impact: {what}: {:.1} ms\n",
+            since.elapsed().as_secs_f64() * 1e3
+        );
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+        {
+            let _ = f.write_all(line.as_bytes());
+        }
+    }
+    *since = Instant::now();
+}
+
 /// A finished, stored run and the input problems worth a line on stderr.
 #[derive(Debug, Clone)]
 pub struct Outcome {
@@ -100,8 +119,10 @@ pub fn analyze(ctx: &Ctx, input: &Input) -> Result<Outcome> {
         Input::Session(s) => Some(s.as_str()),
         _ => None,
     };
+    let mut t = Instant::now();
     let mut conn = ctx.store.conn()?;
     let run = runs::save(&mut conn, l1, input.kind(), session)?;
+    lap("store", &mut t);
     Ok(Outcome { run, warnings })
 }
 
@@ -120,7 +141,9 @@ fn from_index(
     notes: &mut Vec<String>,
 ) -> Result<GraphAnswer> {
     let cfg = &ctx.config.impact;
+    let mut t = Instant::now();
     let before = index::freshness(ctx, manifest)?;
+    lap("freshness before", &mut t);
     let deleted: Vec<String> = before
         .iter()
         .filter(|(_, f)| *f == Freshness::Missing)
@@ -133,9 +156,39 @@ fn from_index(
     } else {
         graph::edges_into(&conn, &deleted)?
     };
-    if !manifest.is_empty() {
-        index::refresh_paths(ctx, manifest)
+    // An index built under another scope or other naming rules answers a different question.
+    let fp = crate::store::meta_get(&conn, index::META_FINGERPRINT)?;
+    if fp.as_deref() != Some(index::fingerprint(&ctx.config).as_str()) {
+        notes.push(
+            "the configuration or naming rules changed since the index was built: answered by a live scan (grep-only mode); run `src index`"
+                .into(),
+        );
+        return from_live_scan(ctx, manifest, notes);
+    }
+    // Only paths whose entry differs from the disk need the refresh (it costs a read of the
+    // file table); a fresh changed file is already what a refresh would make it.
+    // An unindexed file only needs it when it exists and is in scope (a new file).
+    let filter = crate::index::walk::PathFilter::new(&ctx.ws, &ctx.config)?;
+    let to_refresh: Vec<String> = before
+        .iter()
+        .filter(|(p, f)| match f {
+            Freshness::Fresh => false,
+            Freshness::Stale | Freshness::Missing => true,
+            Freshness::Unindexed => ctx.ws.abs(p).is_file() && filter.in_scope(p),
+        })
+        .map(|(p, _)| p.clone())
+        .collect();
+    if !to_refresh.is_empty() {
+        let report = index::refresh_paths(ctx, &to_refresh)
             .context("refreshing the index for the changed files")?;
+        if !report.notes.is_empty() {
+            notes.push(format!(
+                "the index could not be refreshed ({}): answered by a live scan (grep-only mode)",
+                report.notes.join("; ")
+            ));
+            return from_live_scan(ctx, manifest, notes);
+        }
+        lap("refresh", &mut t);
     }
     let present: Vec<String> = manifest
         .iter()
@@ -167,11 +220,16 @@ fn from_index(
     analyzable.sort();
     let (analyzable, cut) = cap_changed(analyzable, cfg.max_changed_files, notes);
     if !stale.is_empty() {
-        return fallback(ctx, &analyzable, cut, &stale, notes);
+        return fallback(ctx, &analyzable, hop1_edges, cut, &stale, notes);
     }
+    lap("freshness after", &mut t);
+    // The live scan cannot see a deleted file: keep the edges read before the refresh.
+    let deleted_edges = hop1_edges.clone();
     hop1_edges.extend(graph::edges_into(&conn, &analyzable)?);
+    lap("hop 1", &mut t);
     let h1 = assemble::hop1(&analyzable, &hop1_edges, cfg.max_direct_per_file);
     let hop2_edges = graph::edges_into(&conn, &h1.intermediates())?;
+    lap("hop 2", &mut t);
     let assembled = h1.finish(&hop2_edges, &ctx.ws.root, cfg.hub_threshold);
     // Confidence high needs every file in the answer fresh; one stale file means a live scan.
     let involved: BTreeSet<String> = assembled
@@ -186,8 +244,9 @@ fn from_index(
         .filter(|(_, f)| *f != Freshness::Fresh)
         .map(|(p, _)| p)
         .collect();
+    lap("assemble and freshness of dependents", &mut t);
     if !stale.is_empty() {
-        return fallback(ctx, &analyzable, cut, &stale, notes);
+        return fallback(ctx, &analyzable, deleted_edges, cut, &stale, notes);
     }
     Ok(GraphAnswer {
         assembled,
@@ -200,6 +259,7 @@ fn from_index(
 fn fallback(
     ctx: &Ctx,
     analyzable: &[String],
+    deleted_edges: Vec<Edge>,
     cut: bool,
     stale: &[String],
     notes: &mut Vec<String>,
@@ -209,37 +269,42 @@ fn fallback(
         stale.len(),
         name_some(stale)
     ));
-    let mut ans = live(ctx, analyzable, notes)?;
+    let mut ans = live(ctx, analyzable, deleted_edges, notes)?;
     ans.truncated |= cut;
     Ok(ans)
 }
 
-/// Degraded mode: no index, so every changed file inside the root is analysed by its names.
+/// Degraded mode: no usable index, so the changed files that exist in scope are analysed by a
+/// live scan of the tree.
 fn from_live_scan(ctx: &Ctx, manifest: &[String], notes: &mut Vec<String>) -> Result<GraphAnswer> {
-    let absent: Vec<String> = manifest
-        .iter()
-        .filter(|p| !ctx.ws.abs(p).exists())
-        .cloned()
-        .collect();
-    if !absent.is_empty() {
-        notes.push(format!(
-            "{} changed file(s) do not exist; analysed by name only (deleted?): {}",
-            absent.len(),
-            name_some(&absent)
-        ));
+    // The live scan resolves names against the files in scope, as the index does: a missing or
+    // out-of-scope file bears no name there, so it cannot be analysed.
+    let filter = crate::index::walk::PathFilter::new(&ctx.ws, &ctx.config)?;
+    let (mut analyzable, mut unknown, mut absent) = (Vec::new(), Vec::new(), Vec::new());
+    for p in manifest {
+        if !ctx.ws.abs(p).is_file() {
+            absent.push(p.clone());
+        } else if filter.in_scope(p) {
+            analyzable.push(p.clone());
+        } else {
+            unknown.push(p.clone());
+        }
     }
-    let (analyzable, cut) = cap_changed(
-        manifest.to_vec(),
-        ctx.config.impact.max_changed_files,
-        notes,
-    );
-    let mut ans = live(ctx, &analyzable, notes)?;
+    note_unanalysed(&unknown, &absent, notes);
+    let (analyzable, cut) = cap_changed(analyzable, ctx.config.impact.max_changed_files, notes);
+    let mut ans = live(ctx, &analyzable, Vec::new(), notes)?;
     ans.truncated |= cut;
     Ok(ans)
 }
 
-/// Both hops by live scans sharing one time budget.
-fn live(ctx: &Ctx, changed: &[String], notes: &mut Vec<String>) -> Result<GraphAnswer> {
+/// Both hops by live scans sharing one time budget; `known` are hop-1 edges read before (into
+/// deleted files, which no scan can resolve).
+fn live(
+    ctx: &Ctx,
+    changed: &[String],
+    mut known: Vec<Edge>,
+    notes: &mut Vec<String>,
+) -> Result<GraphAnswer> {
     let cfg = &ctx.config.impact;
     let budget = Duration::from_millis(ctx.config.limits.live_scan_budget_ms);
     let start = Instant::now();
@@ -254,7 +319,8 @@ fn live(ctx: &Ctx, changed: &[String], notes: &mut Vec<String>) -> Result<GraphA
         truncated |= s.truncated;
         Ok(s.edges)
     };
-    let h1 = assemble::hop1(changed, &scan(changed)?, cfg.max_direct_per_file);
+    known.extend(scan(changed)?);
+    let h1 = assemble::hop1(changed, &known, cfg.max_direct_per_file);
     let hop2 = scan(&h1.intermediates())?;
     let assembled = h1.finish(&hop2, &ctx.ws.root, cfg.hub_threshold);
     if truncated {
@@ -287,7 +353,7 @@ fn cap_changed(mut files: Vec<String>, max: usize, notes: &mut Vec<String>) -> (
 fn note_unanalysed(unknown: &[String], absent: &[String], warnings: &mut Vec<String>) {
     if !unknown.is_empty() {
         warnings.push(format!(
-            "{} path(s) not in the index (out of scope, binary or too large), not analysed: {}",
+            "{} path(s) not in the index or out of scope (or binary, or too large), not analysed: {}",
             unknown.len(),
             name_some(unknown)
         ));

@@ -3,6 +3,7 @@
 //! in `events`), or with `src cascade record`.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 
@@ -39,20 +40,56 @@ fn start(p: &Project, doc: &str) -> Value {
     cascade(p, &["start", "--from", from, "--session", SESSION])
 }
 
-/// An implementer edits `rel`: the file changes on disk and the hook records the event.
+/// A PostToolUse or SubagentStop payload as Claude Code sends it, from inside an implementer.
+fn payload(p: &Project, event: &str, session: &str, extra: Value) -> String {
+    let mut v = serde_json::json!({
+        "session_id": session,
+        "cwd": p.root().display().to_string(),
+        "hook_event_name": event,
+        "agent_id": "a1b2c3d",
+        "agent_type": "implementer",
+    });
+    if let (Some(obj), Value::Object(more)) = (v.as_object_mut(), extra) {
+        obj.extend(more);
+    }
+    v.to_string()
+}
+
+/// Runs `src hook WHICH` the way Claude Code does (project in CLAUDE_PROJECT_DIR, JSON on stdin).
+fn hook(p: &Project, which: &str, stdin: String) -> String {
+    let out = crate::util::src()
+        .current_dir(p.root())
+        .env("CLAUDE_PROJECT_DIR", p.root())
+        .args(["hook", which])
+        .write_stdin(stdin)
+        .output()
+        .unwrap_or_else(|e| panic!("running hook: {e}"));
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+static TOOL_USE: AtomicUsize = AtomicUsize::new(0);
+
+/// An implementer edits `rel`: the file changes on disk and the recorder hook gets the
+/// PostToolUse payload of the Edit, exactly as in a real session.
 fn edit(p: &Project, rel: &str, session: &str) {
     let old = std::fs::read_to_string(p.path(rel)).unwrap_or_default();
     p.write(rel, &format!("{old}\nUpdated by the cascade.\n"));
-    let conn = rusqlite::Connection::open(p.path(".src/src.db"))
-        .unwrap_or_else(|e| panic!("open db: {e}"));
-    conn.busy_timeout(std::time::Duration::from_secs(5))
-        .unwrap_or_else(|e| panic!("busy: {e}"));
-    conn.execute(
-        "INSERT INTO events(session_id, tool_name, abs_path, path, agent_id, agent_type, ts, source) \
-         VALUES (?1, 'Edit', ?2, ?3, 'a1b2c3d', 'implementer', '2026-01-01T00:00:00+00:00', 'hook')",
-        rusqlite::params![session, p.path(rel).display().to_string(), rel],
-    )
-    .unwrap_or_else(|e| panic!("insert event: {e}"));
+    let abs = p.path(rel).display().to_string();
+    let n = TOOL_USE.fetch_add(1, Ordering::Relaxed);
+    let body = payload(
+        p,
+        "PostToolUse",
+        session,
+        serde_json::json!({
+            "tool_name": "Edit",
+            "tool_input": {"file_path": abs, "old_string": "a", "new_string": "b"},
+            "tool_response": {"filePath": abs},
+            "tool_use_id": format!("toolu_cascade_{n}"),
+        }),
+    );
+    let out = hook(p, "post-tool-use", body);
+    assert!(out.is_empty(), "the recorder prints nothing: {out}");
 }
 
 fn targets(doc: &Value) -> Vec<String> {
@@ -360,4 +397,82 @@ fn seed_l1_with_absolute_paths_is_made_root_relative() {
     );
     // Started without --session: it is the latest active cascade, found without selectors.
     assert_eq!(cascade(&p, &["status"])["cascade_id"], doc["cascade_id"]);
+}
+
+#[test]
+fn starts_from_a_stored_impact_run() {
+    let p = project("cascade-basic");
+    let out =
+        stdout_of(
+            p.src()
+                .args(["impact", ".claude/skills/base/SKILL.md", "--format", "json"]),
+        );
+    let impact = parse(&out);
+    let id = impact["impact_id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no impact_id: {out}"));
+    let doc = cascade(&p, &["start", "--impact", &id.to_string()]);
+    assert_eq!(doc["status"], "active", "{doc}");
+    assert_eq!(targets(&doc), vec![REVIEWER]);
+    let md = stdout_of(p.src().args(["cascade", "status", "--format", "md"]));
+    assert!(md.contains(&format!("- Source: impact {id}")), "{md}");
+    // An unknown run is a usage error.
+    p.src()
+        .args(["cascade", "start", "--impact", "999"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn subagent_stop_is_suppressed_while_the_cascade_runs() {
+    let p = project("cascade-basic");
+    p.write(".src/config.yaml", "alerts:\n  delivery: subagent-stop\n");
+    start(&p, "basic.yaml");
+    edit(&p, REVIEWER, SESSION);
+    let out = hook(
+        &p,
+        "subagent-stop",
+        payload(&p, "SubagentStop", SESSION, serde_json::json!({})),
+    );
+    assert!(
+        out.contains("suppressed during active cascade (iteration 1)"),
+        "{out}"
+    );
+    // Once it has converged, alerts are back.
+    assert_eq!(cascade(&p, &["check"])["status"], "converged");
+    edit(&p, REVIEWER, SESSION);
+    let out = hook(
+        &p,
+        "subagent-stop",
+        payload(&p, "SubagentStop", SESSION, serde_json::json!({})),
+    );
+    assert!(!out.contains("suppressed"), "{out}");
+}
+
+#[test]
+fn check_builds_the_index_when_there_is_none() {
+    // No `src index` first: the check must still see charlie mentioning delta.
+    let p = Project::from_fixture("cascade-chain");
+    start(&p, "chain.yaml");
+    edit(&p, ".claude/docs/chain-delta.md", SESSION);
+    let doc = cascade(&p, &["check"]);
+    assert_eq!(doc["status"], "active", "{doc}");
+    assert_eq!(targets(&doc), vec![".claude/docs/chain-charlie.md"]);
+}
+
+#[test]
+fn deleted_file_still_has_its_dependents_checked() {
+    let p = project("cascade-chain");
+    start(&p, "chain.yaml");
+    // The implementer removes the target instead of editing it (recorded by the hook as a Write
+    // of the path; the file is gone when the check runs).
+    edit(&p, ".claude/docs/chain-delta.md", SESSION);
+    std::fs::remove_file(p.path(".claude/docs/chain-delta.md"))
+        .unwrap_or_else(|e| panic!("rm: {e}"));
+    let doc = cascade(&p, &["check"]);
+    assert_eq!(
+        targets(&doc),
+        vec![".claude/docs/chain-charlie.md"],
+        "{doc}"
+    );
 }

@@ -151,15 +151,34 @@ fn map_of_the_claude_tree() {
     let v: serde_json::Value = serde_yaml::from_str(&first).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(v["mode"], "full-generation", "{first}");
     let text = std::fs::read_to_string(p.path(MAP)).unwrap_or_else(|e| panic!("read: {e}"));
-    insta::assert_snapshot!("export__claude_tree_map", redact_dates(&text));
+    insta::with_settings!({ prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!("export__claude_tree_map", redact_dates(&text));
+    });
     assert!(text.lines().count() <= 300);
     assert!(
         !text.contains(&format!("## {MAP}")),
         "the map never lists itself"
     );
-    // What we write passes our own validator.
+    // What we write passes our own validator; the only warnings are names of pruned files.
     let (code, v) = check_json(&p, &[]);
     assert_eq!(code, 0, "{v}");
+    let pruned: usize = text
+        .lines()
+        .find_map(|l| l.strip_prefix("<!-- Pruned: "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let warnings = v["warnings"].as_array().map(Vec::len).unwrap_or(0);
+    assert!(
+        warnings <= pruned,
+        "{warnings} warnings for {pruned} pruned: {v}"
+    );
+    assert!(
+        codes(&v, "warnings")
+            .iter()
+            .all(|c| c == "W_UNRESOLVED_REF"),
+        "{v}"
+    );
     // A second export with nothing changed: same bytes, file untouched.
     let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
     set_mtime(&p.path(MAP), old);
@@ -254,6 +273,40 @@ fn over_long_map_prunes_the_lowest_priority_entries() {
     assert_eq!(code, 1);
     let (code, v) = check_json(&p, &["--max-lines", "0"]);
     assert_eq!(code, 0, "{v}");
+}
+
+#[test]
+fn files_changed_in_the_last_sessions_are_hot() {
+    let p = Project::from_fixture("map-tree");
+    let hook = ".claude/hooks/on-file-change.sh";
+    let level = |p: &Project| {
+        let text = stdout_of(p.src().args(["export-map", "--out", "-"]));
+        sections(&text)
+            .into_iter()
+            .find(|s| s.0 == hook)
+            .map(|s| s.1)
+            .unwrap_or_default()
+    };
+    assert_eq!(level(&p), "low");
+    let db = rusqlite::Connection::open(p.path(".src/src.db")).unwrap_or_else(|e| panic!("{e}"));
+    let edit = |session: &str, path: &str, ts: &str| {
+        db.execute(
+            "INSERT INTO events(session_id, tool_name, abs_path, path, ts) VALUES (?1, 'Edit', ?2, ?2, ?3)",
+            (session, path, ts),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    };
+    edit("s1", hook, "2026-01-01T10:00:00+00:00");
+    assert_eq!(level(&p), "high", "edited in the latest session");
+    // Three newer sessions push it out of the last three.
+    for (k, s) in ["s2", "s3", "s4"].iter().enumerate() {
+        edit(
+            s,
+            ".claude/CLAUDE.md",
+            &format!("2026-01-0{}T10:00:00+00:00", k + 2),
+        );
+    }
+    assert_eq!(level(&p), "low", "no longer among the last 3 sessions");
 }
 
 #[test]
@@ -410,4 +463,26 @@ fn mtime(path: &Path) -> SystemTime {
     std::fs::metadata(path)
         .and_then(|m| m.modified())
         .unwrap_or_else(|e| panic!("stat {}: {e}", path.display()))
+}
+
+#[test]
+fn a_map_inside_the_scope_never_lists_itself() {
+    let p = Project::from_fixture("map-tree");
+    p.write(
+        ".src/config.yaml",
+        "map:\n  path: .claude/codebase-map.md\n",
+    );
+    p.src().arg("export-map").assert().success();
+    // The second run indexes the map written by the first; it must still leave itself out.
+    p.src().arg("export-map").assert().success();
+    let text = std::fs::read_to_string(p.path(".claude/codebase-map.md"))
+        .unwrap_or_else(|e| panic!("read: {e}"));
+    assert!(!sections(&text).is_empty());
+    assert!(!text.contains("## .claude/codebase-map.md"), "{text}");
+    assert!(
+        !text.contains("codebase-map.md,"),
+        "nor names itself in a list: {text}"
+    );
+    let (code, v) = check_json(&p, &[]);
+    assert_eq!(code, 0, "{v}");
 }

@@ -163,6 +163,25 @@ fn stale_dependent_means_a_live_scan_and_medium_confidence() {
 }
 
 #[test]
+fn config_changed_since_indexing_means_a_live_scan() {
+    let p = chain();
+    let indexed = impact(&p, &[SKILL]);
+    // Naming rules changed: the stored graph answers for other names until `src index`.
+    p.write(".src/config.yaml", "names:\n  min_stem_len: 3\n");
+    let l1 = impact(&p, &[SKILL]);
+    assert_eq!(
+        (l1.confidence.as_str(), l1.degradation_level.as_str()),
+        ("medium", "degraded")
+    );
+    assert!(
+        l1.notes.iter().any(|n| n.contains("naming rules changed")),
+        "{:?}",
+        l1.notes
+    );
+    assert_eq!(rows(&p, &l1), rows(&p, &indexed));
+}
+
+#[test]
 fn edited_changed_file_is_refreshed_first() {
     let p = chain();
     // A new file mentioning the skill, given as changed together with the skill: it is changed,
@@ -183,6 +202,49 @@ fn edited_changed_file_is_refreshed_first() {
         .dependents
         .iter()
         .all(|d| !d.file.ends_with("newcomer.md")));
+}
+
+#[test]
+fn deleted_file_keeps_its_dependents_from_before_the_refresh() {
+    let p = chain();
+    std::fs::remove_file(p.path(".claude/agents/courier.md")).unwrap_or_else(|e| panic!("rm: {e}"));
+    let l1 = impact(&p, &[".claude/agents/courier.md"]);
+    let direct: Vec<&str> = l1.impacts[0]
+        .dependents
+        .iter()
+        .filter(|d| d.kind == "DIRECT")
+        .filter_map(|d| d.file.rsplit('/').next())
+        .collect();
+    assert_eq!(direct, vec!["auditor.md", "dispatcher.md"]);
+    assert_eq!(l1.status, "complete");
+    assert!(
+        l1.notes.iter().any(|n| n.contains("deleted")),
+        "{:?}",
+        l1.notes
+    );
+}
+
+#[test]
+fn deleted_file_survives_the_live_scan_fallback() {
+    let p = chain();
+    std::fs::remove_file(p.path(".claude/agents/courier.md")).unwrap_or_else(|e| panic!("rm: {e}"));
+    // CLAUDE.md (TRANSITIVE via dispatcher.md) changed after indexing: the answer needs a live
+    // scan, which cannot resolve mentions of a deleted file; the edges read before the refresh
+    // still count.
+    p.write(
+        "CLAUDE.md",
+        "# Project\n\nAsk the dispatcher agent first.\n",
+    );
+    let l1 = impact(&p, &[".claude/agents/courier.md"]);
+    assert_eq!(l1.confidence, "medium", "{:?}", l1.notes);
+    let files: Vec<&str> = l1.impacts[0]
+        .dependents
+        .iter()
+        .filter_map(|d| d.file.rsplit('/').next())
+        .collect();
+    assert!(files.contains(&"dispatcher.md"), "{files:?}");
+    assert!(files.contains(&"auditor.md"), "{files:?}");
+    assert!(files.contains(&"CLAUDE.md"), "{files:?}");
 }
 
 #[test]
@@ -269,10 +331,19 @@ fn bad_paths_are_reported_and_skip_when_nothing_is_left() {
     assert_eq!(l1.notes.len(), 2, "{:?}", l1.notes);
     assert_valid(&p, &l1);
 
-    // A good path alongside a bad one: analysed, the bad one still named.
-    let l1 = impact(&p, &[SKILL, "no/such/file.md"]);
+    // A good path alongside bad ones: analysed, the bad ones still named (README.md exists but
+    // is out of scope, so the index knows nothing of it).
+    let l1 = impact(&p, &[SKILL, "no/such/file.md", "README.md"]);
     assert_eq!(l1.status, "complete");
+    assert_eq!(l1.files_changed, 3);
     assert_eq!(l1.impacts.len(), 1);
+    assert!(
+        l1.notes
+            .iter()
+            .any(|n| n.contains("not in the index") && n.contains("README.md")),
+        "{:?}",
+        l1.notes
+    );
     assert!(
         l1.notes.iter().any(|n| n.contains("no/such/file.md")),
         "{:?}",
@@ -318,6 +389,49 @@ fn session_events_are_the_manifest() {
 }
 
 #[test]
+fn session_recorded_by_the_real_hook() {
+    let p = chain();
+    let root = canon(&p);
+    for (i, file) in [SKILL, ".claude/agents/idle.md", SKILL].iter().enumerate() {
+        let payload = serde_json::json!({
+            "session_id": "hook-s",
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Edit",
+            "tool_input": {"file_path": format!("{root}/{file}")},
+            "tool_use_id": format!("t{i}"),
+            "cwd": root,
+        });
+        src()
+            .current_dir(p.root())
+            .env("CLAUDE_PROJECT_DIR", p.root())
+            .args(["hook", "post-tool-use"])
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+    }
+    let l1 = impact(&p, &["--session", "hook-s"]);
+    assert_eq!(l1.files_changed, 2);
+    let counts: Vec<(String, u64)> = l1
+        .impacts
+        .iter()
+        .map(|i| {
+            (
+                i.changed_file.trim_start_matches(&root).to_string(),
+                i.dependent_count,
+            )
+        })
+        .collect();
+    assert_eq!(
+        counts,
+        vec![
+            ("/.claude/agents/idle.md".to_string(), 0),
+            (format!("/{SKILL}"), 3)
+        ]
+    );
+    assert_valid(&p, &l1);
+}
+
+#[test]
 fn bad_git_revision_is_a_clear_usage_error() {
     let p = chain();
     let _ = std::fs::remove_dir_all(p.path(".git"));
@@ -353,9 +467,20 @@ fn git_diff_and_stdin_name_the_changed_files() {
         ],
     );
     p.write(SKILL, "# Alpha gate\n\nChecks a release twice.\n");
+    // Untracked files count as changed (a new file is a change); ignored ones do not.
+    p.write(".claude/agents/fresh.md", "# Fresh\n\nNew agent.\n");
+    p.write(".gitignore", ".src/\n.claude/agents/ignored.md\n");
+    p.write(".claude/agents/ignored.md", "# Ignored\n");
     let l1 = impact(&p, &["--git-diff", "HEAD"]);
     let changed: Vec<&str> = l1.impacts.iter().map(|i| i.changed_file.as_str()).collect();
-    assert_eq!(changed, vec![format!("{}/{SKILL}", canon(&p))]);
+    let root = canon(&p);
+    assert_eq!(
+        changed,
+        vec![
+            format!("{root}/.claude/agents/fresh.md"),
+            format!("{root}/{SKILL}")
+        ]
+    );
 
     let out = p
         .src()
@@ -509,4 +634,45 @@ fn git(dir: &Path, args: &[&str]) {
         .unwrap_or_else(|e| panic!("git: {e}"))
         .success();
     assert!(ok, "git {args:?} failed");
+}
+
+#[test]
+fn session_latest_is_the_session_of_the_newest_event() {
+    let p = crate::util::Project::from_fixture("claude-tree");
+    p.src().arg("index").assert().success();
+    p.src()
+        .args(["impact", "--session", "latest"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "no events have been recorded yet",
+        ));
+    for (session, rel) in [
+        ("older", ".claude/agents/analyst.md"),
+        ("newer", ".claude/skills/self-improve/SKILL.md"),
+    ] {
+        let abs = p.path(rel);
+        let payload = serde_json::json!({"session_id": session, "tool_name": "Edit",
+            "tool_input": {"file_path": abs}, "tool_use_id": format!("t-{session}")});
+        p.src()
+            .env("CLAUDE_PROJECT_DIR", p.root())
+            .args(["hook", "post-tool-use"])
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+    }
+    let out =
+        crate::util::stdout_of(
+            p.src()
+                .args(["impact", "--session", "latest", "--format", "json"]),
+        );
+    let l1: serde_json::Value = serde_json::from_str(&out).unwrap_or_default();
+    let changed = l1["impacts"][0]["changed_file"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        changed.ends_with(".claude/skills/self-improve/SKILL.md"),
+        "{out}"
+    );
+    assert_eq!(l1["files_changed"], 1);
 }
