@@ -1,1 +1,263 @@
-//! Integration tests for `query` (filled in by its issue).
+//! `src query` through the real binary: read-only enforcement (the database file is byte for
+//! byte unchanged), parameter errors and exit codes, injection through `--param`, output
+//! formats, path parameters, `--list` and `--schema`.
+//!
+//! Tests that need rows write them with INSERTs into a database `src init` created, so they do
+//! not depend on the scanner; the indexed-fixture tests check the same queries end to end.
+
+use std::path::Path;
+
+use rusqlite::Connection;
+
+use crate::util::{stdout_of, Project};
+
+/// A project whose database holds a three-file chain c -> b -> a and one recorded edit.
+fn seeded() -> Project {
+    let p = Project::empty();
+    p.write("a.md", "a\n");
+    p.src().arg("init").assert().success();
+    let conn = Connection::open(p.path(".src/src.db")).unwrap_or_else(|e| panic!("open: {e}"));
+    conn.execute_batch(
+        "INSERT INTO files(id, path, size, mtime_ns, hash, scanned_at, content_changed_at) VALUES
+           (1, 'a.md', 2, 0, 'h', '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00'),
+           (2, 'b.md', 2, 0, 'h', '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00'),
+           (3, 'c.md', 2, 0, 'h', '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00');
+         INSERT INTO names(file_id, name, kind) VALUES (1, 'a.md', 'path'), (2, 'b.md', 'path'),
+           (3, 'c.md', 'path');
+         INSERT INTO edges(src_id, dst_id, name, line, text, resolution) VALUES
+           (2, 1, 'a.md', 4, 'see a.md	(tab)', 'unique'),
+           (3, 2, 'b.md', 1, 'see b.md', 'unique');
+         INSERT INTO events(session_id, tool_name, abs_path, path, ts) VALUES
+           ('s1', 'Edit', '/x/a.md', 'a.md', '2026-01-02T00:00:00+00:00');",
+    )
+    .unwrap_or_else(|e| panic!("seed: {e}"));
+    drop(conn);
+    p
+}
+
+/// The database file and its WAL (an absent WAL hashes as an empty one: a read-only reader may
+/// leave an empty `-wal` and a `-shm` behind, which hold no data).
+fn db_hash(p: &Project) -> String {
+    let mut h = blake3::Hasher::new();
+    for f in [".src/src.db", ".src/src.db-wal"] {
+        let bytes = std::fs::read(p.path(f)).unwrap_or_default();
+        h.update(f.as_bytes());
+        h.update(&(bytes.len() as u64).to_le_bytes());
+        h.update(&bytes);
+    }
+    h.finalize().to_hex().to_string()
+}
+
+fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn writes_through_sql_are_refused_and_change_nothing() {
+    let p = seeded();
+    let before = db_hash(&p);
+    for sql in [
+        "INSERT INTO meta(key, value) VALUES ('k', 'v')",
+        "UPDATE files SET size = 0",
+        "DELETE FROM edges",
+        "DROP TABLE events",
+        "CREATE TABLE t(x)",
+        "ATTACH DATABASE 'other.db' AS other",
+        "PRAGMA user_version = 99",
+        "PRAGMA query_only = OFF",
+        "PRAGMA journal_mode = DELETE",
+        "VACUUM INTO 'copy.db'",
+        "WITH x AS (SELECT 1) DELETE FROM files",
+    ] {
+        let out = p.src().args(["query", "--sql", sql]).output();
+        let out = out.unwrap_or_else(|e| panic!("run: {e}"));
+        assert_eq!(out.status.code(), Some(2), "{sql}: {}", stderr_of(&out));
+        let err = stderr_of(&out);
+        assert!(err.contains("refused"), "{sql}: {err}");
+        assert!(err.contains(sql), "the message shows the SQL: {err}");
+        assert_eq!(db_hash(&p), before, "{sql} changed the database");
+    }
+    assert!(!p.path("other.db").exists() && !p.path("copy.db").exists());
+    // The same file still answers reads.
+    let rows = stdout_of(
+        p.src()
+            .args(["query", "--sql", "SELECT count(*) AS n FROM files"]),
+    );
+    assert_eq!(rows, "n\n3\n");
+    assert_eq!(db_hash(&p), before);
+}
+
+#[test]
+fn bad_sql_is_exit_2_with_the_failing_sql() {
+    let p = seeded();
+    let out = p
+        .src()
+        .args(["query", "--sql", "SELECT path FROM filez"])
+        .output()
+        .unwrap_or_else(|e| panic!("run: {e}"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(err.contains("no such table: filez"), "{err}");
+    assert!(err.contains("SELECT path FROM filez"), "{err}");
+    // Missing database for ad-hoc SQL: an ordinary failure, and no database is created.
+    let q = Project::empty();
+    let out = q
+        .src()
+        .args(["query", "--sql", "SELECT 1"])
+        .output()
+        .unwrap_or_else(|e| panic!("run: {e}"));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("no database"));
+    assert!(!q.path(".src/src.db").exists());
+}
+
+#[test]
+fn sql_file_and_named_parameters() {
+    let p = seeded();
+    p.write(
+        "q.sql",
+        "-- dependents by hand\nSELECT src FROM edge_paths WHERE dst = :f\n",
+    );
+    let rows = stdout_of(
+        p.src()
+            .args(["query", "--sql-file", "q.sql", "--param", "f=a.md"]),
+    );
+    assert_eq!(rows, "src\nb.md\n");
+}
+
+#[test]
+fn parameter_errors_are_clear_and_exit_2() {
+    let p = seeded();
+    let cases: &[(&[&str], &str)] = &[
+        (&["query", "dependents"], "needs --param file="),
+        (
+            &["query", "dependents", "-p", "file=a.md", "-p", "fil=b"],
+            "unknown parameter `fil`",
+        ),
+        (
+            &["query", "transitive", "-p", "file=a.md", "-p", "depth=deep"],
+            "must be an integer, got `deep`",
+        ),
+        (
+            &["query", "no-such-query"],
+            "no canned query named `no-such-query`",
+        ),
+        (
+            &["query", "dependents", "-p", "file"],
+            "expected NAME=VALUE",
+        ),
+        (
+            &["query", "--sql", "SELECT :a", "-p", "b=1"],
+            "unknown parameter `b`",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = p
+            .src()
+            .args(*args)
+            .output()
+            .unwrap_or_else(|e| panic!("run: {e}"));
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr_of(&out);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn injection_through_a_param_value_is_inert() {
+    let p = seeded();
+    for evil in [
+        "a.md'; DROP TABLE files; --",
+        "x' OR '1'='1",
+        "a.md\" OR 1=1 --",
+    ] {
+        let rows = stdout_of(
+            p.src()
+                .args(["query", "dependents", "--param"])
+                .arg(format!("file={evil}")),
+        );
+        assert_eq!(rows, "src\tline\tpattern\tevidence\tresolution\n", "{evil}");
+    }
+    let n = stdout_of(
+        p.src()
+            .args(["query", "--sql", "SELECT count(*) FROM files"]),
+    );
+    assert_eq!(n.lines().nth(1), Some("3"));
+}
+
+#[test]
+fn formats_tsv_by_default_json_typed_csv_quoted() {
+    let p = seeded();
+    let tsv = stdout_of(p.src().args(["query", "dependents", "-p", "file=a.md"]));
+    assert_eq!(
+        tsv,
+        "src\tline\tpattern\tevidence\tresolution\nb.md\t4\ta.md\tsee a.md\\t(tab)\tunique\n"
+    );
+    let json = stdout_of(p.src().args(["query", "edges", "--format", "json"]));
+    let v: serde_json::Value =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("json: {e}: {json}"));
+    assert_eq!(
+        v[0],
+        serde_json::json!({"src": "b.md", "dst": "a.md", "pattern": "a.md", "line": 4,
+                           "evidence": "see a.md\t(tab)"})
+    );
+    let csv = stdout_of(p.src().args(["query", "files", "--format", "csv"]));
+    assert!(csv.starts_with("path,size,mtime_ns,hash,scanned_at,content_changed_at\r\n"));
+    let table = stdout_of(
+        p.src()
+            .args(["query", "transitive", "-p", "file=a.md", "-f", "table"]),
+    );
+    assert!(table.contains("c.md -> b.md -> a.md"), "{table}");
+    assert!(table.ends_with("(2 rows)\n"), "{table}");
+}
+
+#[test]
+fn absolute_path_parameter_maps_to_root_relative() {
+    let p = seeded();
+    let abs = p.path("a.md");
+    let rows = stdout_of(
+        p.src()
+            .args(["query", "dependents", "--param"])
+            .arg(format!("file={}", abs.display())),
+    );
+    assert!(rows.contains("\nb.md\t4\t"), "{rows}");
+    let out = p
+        .src()
+        .args(["query", "dependents", "--param", "file=/elsewhere/a.md"])
+        .output()
+        .unwrap_or_else(|e| panic!("run: {e}"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_of(&out).contains("outside the project root"));
+}
+
+#[test]
+fn list_and_schema_document_themselves() {
+    let p = Project::empty();
+    let list = stdout_of(p.src().args(["query", "--list"]));
+    let mut names = Vec::new();
+    for line in list.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), 3, "{line}");
+        assert!(!cols[2].is_empty(), "no description: {line}");
+        names.push(cols[0]);
+    }
+    assert!(names.contains(&"transitive"));
+    assert!(list.contains("transitive\t:file path, :depth int = 3\t"));
+    let schema = stdout_of(p.src().args(["query", "--schema"]));
+    for view in [
+        "edge_paths",
+        "dependents",
+        "event_paths",
+        "file_stats",
+        "mention_paths",
+    ] {
+        let at = schema
+            .find(&format!("CREATE VIEW {view} "))
+            .unwrap_or_else(|| panic!("no view {view} in schema"));
+        let before = schema[..at].trim_end();
+        let last = before.lines().last().unwrap_or_default();
+        assert!(last.starts_with("-- "), "{view} has no comment: {last}");
+    }
+    // Neither command needs a database.
+    assert!(!Path::new(&p.path(".src/src.db")).exists());
+}
