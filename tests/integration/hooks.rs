@@ -754,3 +754,48 @@ fn without_an_index_subagent_stop_degrades_to_a_live_scan() {
         "{text}"
     );
 }
+
+#[test]
+fn active_cascade_suppresses_the_impact_alert() {
+    let p = Project::from_fixture("claude-tree");
+    p.src().args(["index"]).assert().success();
+    p.write(".src/config.yaml", "alerts:\n  delivery: subagent-stop\n");
+    db(&p)
+        .execute(
+            "INSERT INTO cascades (session_id, state, iteration, source, started_at)
+             VALUES (?1, 'active', 2, 'test', '2026-01-01T00:00:00+00:00')",
+            [SESSION],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    hook(
+        &p,
+        "post-tool-use",
+        edit_payload(&p, ".claude/hooks/hook-common.sh", "toolu_casc"),
+    );
+    let v = one_object(&hook(
+        &p,
+        "subagent-stop",
+        payload(&p, "ss-implementer.json"),
+    ));
+    assert_eq!(
+        context(&v).as_deref(),
+        Some("SRC: impact alert suppressed during active cascade (iteration 2).")
+    );
+    assert_eq!(
+        count(&p, "SELECT count(*) FROM alerts WHERE kind = 'impact'"),
+        0
+    );
+    // The cascade's own edits are not alerted later either.
+    db(&p)
+        .execute("UPDATE cascades SET state = 'converged'", [])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let v = one_object(&hook(
+        &p,
+        "subagent-stop",
+        payload(&p, "ss-implementer.json"),
+    ));
+    assert_eq!(
+        context(&v).as_deref(),
+        Some("SRC: No file changes detected.")
+    );
+}
