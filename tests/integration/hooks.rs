@@ -198,6 +198,17 @@ fn locked_database_spills_within_budget_and_next_command_ingests() {
     // Ingesting again (the renamed journal is kept for a grace period) adds nothing.
     p.src().args(["gc"]).assert().success();
     assert_eq!(count(&p, "SELECT count(*) FROM events"), 2);
+    // `src query events` lists the spilled event once, with the required columns.
+    let tsv = crate::util::stdout_of(p.src().args(["query", "events", "--format", "tsv"]));
+    let header: Vec<&str> = tsv.lines().next().unwrap_or_default().split('\t').collect();
+    for col in ["session_id", "tool_name", "path", "agent_id", "ts"] {
+        assert!(header.contains(&col), "{header:?}");
+    }
+    assert_eq!(
+        tsv.matches("toolu_01HkQ8v3ZpXo2mN7rT5yWc9E").count(),
+        1,
+        "{tsv}"
+    );
 }
 
 #[test]
