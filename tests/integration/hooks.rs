@@ -601,7 +601,18 @@ fn indexed_dependents(p: &Project, rel: &str) -> Vec<String> {
 #[test]
 fn end_to_end_on_the_claude_tree() {
     let p = Project::from_fixture("claude-tree");
+    // Installing edits .claude/settings.json, an indexed file: install first, then index.
+    p.src().args(["hooks", "install"]).assert().success();
     p.src().args(["index"]).assert().success();
+    // Hooks installed, database current, index fresh: doctor says `full` and exits 0.
+    let out = p
+        .src()
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let rep: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(rep["level"], "full", "{rep}");
+    assert_eq!(out.status.code(), Some(0), "{rep}");
     let common = ".claude/hooks/hook-common.sh";
     let expected = indexed_dependents(&p, common);
     assert!(expected.len() >= 5, "{expected:?}");
