@@ -37,7 +37,7 @@ pub struct Event {
     pub tool_use_id: Option<String>,
     #[serde(default)]
     pub cwd: Option<String>,
-    /// ISO-8601 with offset, millisecond precision.
+    /// ISO-8601 with offset (microseconds from hooks, as given by imports).
     pub ts: String,
 }
 
@@ -61,15 +61,17 @@ impl Source {
     }
 }
 
-/// The current time as stored in `ts` columns: ISO-8601, local offset, milliseconds.
+/// The current time as stored in `ts` columns: ISO-8601, local offset, microseconds (so two
+/// calls without a `tool_use_id` practically never share a timestamp).
 pub fn now_ts() -> String {
-    chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, false)
+    chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, false)
 }
 
-/// Stores `ev` unless it is already there; returns whether a row was added.
+/// Stores `ev` unless it is already there; returns whether a row was added. A hook's own insert
+/// is new by construction; other sources (spill, import, reconcile) may offer an event again.
 pub fn insert(conn: &Connection, ev: &Event, source: Source) -> Result<bool> {
-    let n = if ev.tool_use_id.is_some() {
-        // The unique index `events_once` makes the same tool call a no-op.
+    let n = if ev.tool_use_id.is_some() || source == Source::Hook {
+        // The unique index `events_once` makes the same tool call a no-op (it ignores NULL ids).
         conn.prepare_cached(
             "INSERT OR IGNORE INTO events
                (session_id, tool_name, abs_path, path, agent_id, agent_type, tool_use_id, cwd, ts, source)
@@ -269,6 +271,9 @@ pub(crate) mod tests {
         later.ts = "2026-02-14T15:30:43.000+09:00".into();
         assert!(insert(&conn, &later, Source::Spill)?);
         assert_eq!(count(&conn, "events")?, 3);
+        // Two hook runs are two edits, even when nothing tells them apart.
+        assert!(insert(&conn, &ev("h", "a.md", None), Source::Hook)?);
+        assert!(insert(&conn, &ev("h", "a.md", None), Source::Hook)?);
         Ok(())
     }
 

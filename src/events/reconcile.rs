@@ -7,7 +7,6 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::time::UNIX_EPOCH;
 
 use anyhow::Result;
 use rayon::prelude::*;
@@ -16,15 +15,13 @@ use rusqlite::Connection;
 use crate::ctx::Ctx;
 use crate::index::{self, Freshness};
 
-/// The file's mtime as the index stores it: nanoseconds since the Unix epoch.
-pub fn mtime_ns(meta: &std::fs::Metadata) -> Option<i64> {
-    let d = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
-    i64::try_from(d.as_nanos()).ok()
-}
-
+/// Compares with the index's own notion of a file's stat (`index::walk::stat_of`).
 fn stat_differs(path: &Path, size: i64, mtime: i64) -> bool {
     match std::fs::metadata(path) {
-        Ok(m) => i64::try_from(m.len()).ok() != Some(size) || mtime_ns(&m) != Some(mtime),
+        Ok(m) => {
+            let (s, t) = index::walk::stat_of(&m);
+            i64::try_from(s).ok() != Some(size) || t != mtime
+        }
         Err(_) => true,
     }
 }

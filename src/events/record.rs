@@ -51,7 +51,7 @@ fn write_db(ws: &Workspace, budget: Duration, ev: &Event, started: Instant) -> R
         ws.ensure_state_dir()?;
     }
     let mut conn = store::open_fast(&ws.db_path, budget)?;
-    store::write(&mut conn, |tx| {
+    let wrote = store::write(&mut conn, |tx| {
         insert(tx, ev, Source::Hook)?;
         audit(
             tx,
@@ -65,8 +65,26 @@ fn write_db(ws: &Workspace, budget: Duration, ev: &Event, started: Instant) -> R
             &ev.ts,
         )?;
         Ok(())
-    })
+    });
+    wrote?;
+    keep_wal_small(ws, &conn);
+    Ok(())
 }
+
+/// Hooks close without a checkpoint, so the next process opening the database re-reads the
+/// whole WAL to rebuild its index: the recorder's cost grows with the WAL. Once it passes
+/// [`WAL_LIMIT`], checkpoint and truncate it (one fsync every few dozen events; a busy reader
+/// just makes it a no-op until next time).
+fn keep_wal_small(ws: &Workspace, conn: &rusqlite::Connection) {
+    let mut wal = ws.db_path.as_os_str().to_os_string();
+    wal.push("-wal");
+    if std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_LIMIT) {
+        let _ = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)");
+    }
+}
+
+/// WAL size above which the recorder checkpoints (bytes).
+pub const WAL_LIMIT: u64 = 256 * 1024;
 
 /// Audits a hook run that stored no event. Best effort: only when the database already exists,
 /// and a busy database just drops the row.

@@ -198,6 +198,17 @@ fn locked_database_spills_within_budget_and_next_command_ingests() {
     // Ingesting again (the renamed journal is kept for a grace period) adds nothing.
     p.src().args(["gc"]).assert().success();
     assert_eq!(count(&p, "SELECT count(*) FROM events"), 2);
+    // `src query events` lists the spilled event once, with the required columns.
+    let tsv = crate::util::stdout_of(p.src().args(["query", "events", "--format", "tsv"]));
+    let header: Vec<&str> = tsv.lines().next().unwrap_or_default().split('\t').collect();
+    for col in ["session_id", "tool_name", "path", "agent_id", "ts"] {
+        assert!(header.contains(&col), "{header:?}");
+    }
+    assert_eq!(
+        tsv.matches("toolu_01HkQ8v3ZpXo2mN7rT5yWc9E").count(),
+        1,
+        "{tsv}"
+    );
 }
 
 #[test]
@@ -554,4 +565,259 @@ fn gc_prunes_old_sessions_only() {
     let out = crate::util::stdout_of(p.src().args(["gc"]));
     assert!(out.contains("pruned 1 events"), "{out}");
     assert_eq!(count(&p, "SELECT count(*) FROM events"), 1);
+}
+
+/// An Edit of `rel` made inside the implementer subagent.
+fn edit_payload(p: &Project, rel: &str, tool_use_id: &str) -> String {
+    serde_json::json!({
+        "session_id": SESSION,
+        "hook_event_name": "PostToolUse",
+        "cwd": p.root(),
+        "agent_id": "aa3301a4901cfde5e",
+        "agent_type": "implementer",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": p.path(rel), "old_string": "a", "new_string": "b"},
+        "tool_response": {"filePath": p.path(rel)},
+        "tool_use_id": tool_use_id,
+    })
+    .to_string()
+}
+
+/// Dependents of `rel` according to the edge table (the expectation, computed independently).
+fn indexed_dependents(p: &Project, rel: &str) -> Vec<String> {
+    let conn = db(p);
+    let mut stmt = conn
+        .prepare(
+            "SELECT DISTINCT s.path FROM edges e JOIN files s ON s.id = e.src_id
+             JOIN files d ON d.id = e.dst_id WHERE d.path = ?1 AND s.path != ?1 ORDER BY s.path",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    let rows = stmt
+        .query_map([rel], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{e}"));
+    rows.map(|r| r.unwrap_or_else(|e| panic!("{e}"))).collect()
+}
+
+#[test]
+fn end_to_end_on_the_claude_tree() {
+    let p = Project::from_fixture("claude-tree");
+    // Installing edits .claude/settings.json, an indexed file: install first, then index.
+    p.src().args(["hooks", "install"]).assert().success();
+    p.src().args(["index"]).assert().success();
+    // Hooks installed, database current, index fresh: doctor says `full` and exits 0.
+    let out = p
+        .src()
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let rep: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(rep["level"], "full", "{rep}");
+    assert_eq!(out.status.code(), Some(0), "{rep}");
+    let common = ".claude/hooks/hook-common.sh";
+    let expected = indexed_dependents(&p, common);
+    assert!(expected.len() >= 5, "{expected:?}");
+    hook(&p, "post-tool-use", edit_payload(&p, common, "toolu_e2e_1"));
+    // The lead-mode stop prints `{}` and stores the alert.
+    assert_eq!(
+        one_object(&hook(
+            &p,
+            "subagent-stop",
+            payload(&p, "ss-implementer.json")
+        )),
+        serde_json::json!({})
+    );
+    let v = one_object(&hook(
+        &p,
+        "deliver",
+        payload(&p, "dl-agent-foreground.json"),
+    ));
+    let text = context(&v).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!(
+            "SRC IMPACT ALERT: 1 files changed, {} potential dependents detected.",
+            expected.len()
+        )
+    );
+    assert_eq!(lines[1], "Changed: hook-common.sh");
+    for hook_file in [
+        "on-file-change.sh",
+        "on-implementer-done.sh",
+        "on-pre-compact.sh",
+        "on-session-compact.sh",
+        "on-subagent-start.sh",
+    ] {
+        assert!(
+            lines[2].contains(&format!("{hook_file} (refs hook-common.sh)")),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        lines.last().copied(),
+        Some("Action: Consider running /execution-impact for full analysis.")
+    );
+    // Delivered once.
+    assert_eq!(
+        one_object(&hook(&p, "deliver", payload(&p, "dl-user-prompt.json"))),
+        serde_json::json!({})
+    );
+
+    // A second stop does not re-alert the same edit; a later edit of the same file is new.
+    hook(&p, "subagent-stop", payload(&p, "ss-implementer.json"));
+    let v = one_object(&hook(&p, "deliver", payload(&p, "dl-user-prompt.json")));
+    assert_eq!(
+        context(&v).as_deref(),
+        Some("SRC: No file changes detected.")
+    );
+    hook(&p, "post-tool-use", edit_payload(&p, common, "toolu_e2e_2"));
+    hook(&p, "subagent-stop", payload(&p, "ss-implementer.json"));
+    let v = one_object(&hook(&p, "deliver", payload(&p, "dl-user-prompt.json")));
+    assert!(context(&v)
+        .unwrap_or_default()
+        .contains("Changed: hook-common.sh"));
+
+    // A Bash edit has no event: reconcile finds it by stat and records it.
+    let target = p.path(".claude/agents/implementer.md");
+    let mut body = std::fs::read_to_string(&target).unwrap_or_default();
+    body.push_str("\nEdited by a shell command.\n");
+    std::fs::write(&target, body).unwrap_or_else(|e| panic!("{e}"));
+    hook(&p, "subagent-stop", payload(&p, "ss-implementer.json"));
+    assert_eq!(count(&p, "SELECT count(*) FROM events WHERE tool_name = 'Reconcile' AND path = '.claude/agents/implementer.md'"), 1);
+    let v = one_object(&hook(&p, "deliver", payload(&p, "dl-user-prompt.json")));
+    let text = context(&v).unwrap_or_default();
+    assert!(
+        text.starts_with("SRC IMPACT ALERT: 1 files changed"),
+        "{text}"
+    );
+    assert!(text.contains("Changed: implementer.md"), "{text}");
+}
+
+#[test]
+fn concurrent_stops_report_each_edit_once() {
+    let p = Project::from_fixture("claude-tree");
+    p.src().args(["index"]).assert().success();
+    let files = [
+        ".claude/hooks/hook-common.sh",
+        ".claude/agents/implementer.md",
+        ".claude/skills/execution-code/SKILL.md",
+    ];
+    for (i, f) in files.iter().enumerate() {
+        hook(
+            &p,
+            "post-tool-use",
+            edit_payload(&p, f, &format!("toolu_c{i}")),
+        );
+    }
+    let stops: Vec<_> = (0..3)
+        .map(|_| {
+            let body = payload(&p, "ss-implementer.json");
+            let root = p.root().to_path_buf();
+            std::thread::spawn(move || {
+                src()
+                    .current_dir(&root)
+                    .env("CLAUDE_PROJECT_DIR", &root)
+                    .args(["hook", "subagent-stop"])
+                    .write_stdin(body)
+                    .output()
+            })
+        })
+        .collect();
+    for s in stops {
+        let out = s
+            .join()
+            .unwrap_or_else(|_| panic!("thread"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        one_object(&out);
+    }
+    let conn = db(&p);
+    let mut stmt = conn
+        .prepare("SELECT changed FROM alerts")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut seen: Vec<String> = Vec::new();
+    let rows = stmt
+        .query_map([], |r| r.get::<_, String>(0))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for r in rows {
+        let changed: Vec<Value> = serde_json::from_str(&r.unwrap_or_default()).unwrap_or_default();
+        seen.extend(
+            changed
+                .iter()
+                .filter_map(|c| c["path"].as_str().map(String::from)),
+        );
+    }
+    seen.sort();
+    let mut want: Vec<String> = files.iter().map(|f| f.to_string()).collect();
+    want.sort();
+    assert_eq!(seen, want, "each edit reported exactly once");
+}
+
+#[test]
+fn without_an_index_subagent_stop_degrades_to_a_live_scan() {
+    let p = Project::from_fixture("claude-tree");
+    p.write(".src/config.yaml", "alerts:\n  delivery: subagent-stop\n");
+    hook(
+        &p,
+        "post-tool-use",
+        edit_payload(&p, ".claude/hooks/hook-common.sh", "toolu_live"),
+    );
+    let v = one_object(&hook(
+        &p,
+        "subagent-stop",
+        payload(&p, "ss-implementer.json"),
+    ));
+    let text = context(&v).unwrap_or_default();
+    assert!(
+        text.starts_with("SRC IMPACT ALERT: 1 files changed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("on-file-change.sh (refs hook-common.sh)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn active_cascade_suppresses_the_impact_alert() {
+    let p = Project::from_fixture("claude-tree");
+    p.src().args(["index"]).assert().success();
+    p.write(".src/config.yaml", "alerts:\n  delivery: subagent-stop\n");
+    db(&p)
+        .execute(
+            "INSERT INTO cascades (session_id, state, iteration, source, started_at)
+             VALUES (?1, 'active', 2, 'test', '2026-01-01T00:00:00+00:00')",
+            [SESSION],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    hook(
+        &p,
+        "post-tool-use",
+        edit_payload(&p, ".claude/hooks/hook-common.sh", "toolu_casc"),
+    );
+    let v = one_object(&hook(
+        &p,
+        "subagent-stop",
+        payload(&p, "ss-implementer.json"),
+    ));
+    assert_eq!(
+        context(&v).as_deref(),
+        Some("SRC: impact alert suppressed during active cascade (iteration 2).")
+    );
+    assert_eq!(
+        count(&p, "SELECT count(*) FROM alerts WHERE kind = 'impact'"),
+        0
+    );
+    // The cascade's own edits are not alerted later either.
+    db(&p)
+        .execute("UPDATE cascades SET state = 'converged'", [])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let v = one_object(&hook(
+        &p,
+        "subagent-stop",
+        payload(&p, "ss-implementer.json"),
+    ));
+    assert_eq!(
+        context(&v).as_deref(),
+        Some("SRC: No file changes detected.")
+    );
 }
