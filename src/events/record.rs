@@ -79,7 +79,9 @@ fn keep_wal_small(ws: &Workspace, conn: &rusqlite::Connection) {
     let mut wal = ws.db_path.as_os_str().to_os_string();
     wal.push("-wal");
     if std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_LIMIT) {
-        let _ = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)");
+        // The pragma returns a row, so it must be read as a query: `execute_batch` steps it
+        // once and reports an error, leaving the WAL in place and re-checkpointing every call.
+        let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0));
     }
 }
 
