@@ -347,3 +347,41 @@ fn state_dir_is_never_scanned_even_with_the_database_elsewhere() {
     assert!(out.contains("docs/a.md:1:see b.md"), "{out}");
     assert!(!out.contains("leftover"), "{out}");
 }
+
+#[test]
+fn index_prunes_sessions_older_than_the_retention_once_a_day() {
+    let p = crate::util::Project::from_fixture("claude-tree");
+    let old = (chrono::Local::now() - chrono::Duration::days(40)).format("%Y-%m-%dT%H:%M:%S%:z");
+    let new = chrono::Local::now().format("%Y-%m-%dT%H:%M:%S%:z");
+    let abs = p.path(".claude/agents/analyst.md");
+    p.write(
+        "logs/src-changes-old-session.log",
+        &format!("{old}\tEdit\t{}\n", abs.display()),
+    );
+    p.write(
+        "logs/src-changes-new-session.log",
+        &format!("{new}\tEdit\t{}\n", abs.display()),
+    );
+    for f in [
+        "logs/src-changes-old-session.log",
+        "logs/src-changes-new-session.log",
+    ] {
+        p.src().arg("import-log").arg(p.path(f)).assert().success();
+    }
+    let count = |p: &crate::util::Project| {
+        crate::util::stdout_of(p.src().args([
+            "query",
+            "--sql",
+            "SELECT group_concat(DISTINCT session_id) FROM events",
+            "--format",
+            "tsv",
+        ]))
+    };
+    assert!(count(&p).contains("old-session"), "{}", count(&p));
+    p.src().arg("index").assert().success();
+    let after = count(&p);
+    assert!(
+        !after.contains("old-session") && after.contains("new-session"),
+        "{after}"
+    );
+}
