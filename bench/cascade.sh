@@ -14,7 +14,7 @@
 #   2. rg -l -F -f names50.txt               (the seed's check: grep each changed file's name)
 #      (rg exits 1 when nothing mentions them, a converged check: failures are ignored, -i)
 #   3. src cascade status --format json      (load + render of the persisted state)
-# Env: RUNS (default 20), KEEP=1 keeps the state directory.
+# Env: SRC (prebuilt binary, skips the build), RUNS (default 20), KEEP=1 keeps the state directory.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,9 +44,14 @@ rg_opts=(--hidden --max-filesize 1M -g '.claude/**' -g '/CLAUDE.md'
   -g '!.claude/agent-memory/**' -g '!.claude/agent-memory-local/**'
   -g '!.claude/projects/*/memory/cc-reference/**')
 
-echo "== building release" >&2
-(cd "$here" && cargo build --release --quiet)
-bin=$here/target/release/src
+# SRC=/path/to/src uses a prebuilt binary; otherwise the release binary is built once.
+if [ -n "${SRC:-}" ]; then
+  bin=$(realpath "$SRC")
+else
+  echo "== building release" >&2
+  (cd "$here" && cargo build --release --quiet)
+  bin=$here/target/release/src
+fi
 src=("$bin" --root "$tree" --db "$db" --config "$cfg")
 q() { printf '%q ' "$@"; }
 
@@ -112,4 +117,4 @@ print(f"| src cascade check, {n} changed files | {check*1000:.1f} ms | rg -l -F 
 print(f"| src cascade status | {status*1000:.1f} ms | | |")
 EOF
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), $(uname -sr);" \
-  "$(hyperfine --version), $(rg --version | head -1), src $(git -C "$here" rev-parse --short HEAD)"
+  "$(hyperfine --version), $(rg --version | head -1), src $("$bin" --version | cut -d" " -f2), tree at $(git -C "$here" rev-parse --short HEAD)"

@@ -10,7 +10,7 @@
 #   2. src export-map --out MAP --max-lines 0      (refresh + read graph + render + compare)
 #   3. src export-map --check MAP --max-lines 0    (parse + validate + stat every entry)
 #   4. src graph --format dot                      (refresh + read graph + draw the hotspots)
-# Env: RUNS (default 5), KEEP=1 keeps the state directory.
+# Env: SRC (prebuilt binary, skips the build), RUNS (default 5), KEEP=1 keeps the state directory.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,9 +35,14 @@ state=$(mktemp -d /tmp/src-bench-export.XXXXXX)
 cfg=$state/config.yaml; db=$state/src.db; map=$state/codebase-map.md
 : >"$cfg"
 
-echo "== building release" >&2
-(cd "$here" && cargo build --release --quiet)
-bin=$here/target/release/src
+# SRC=/path/to/src uses a prebuilt binary; otherwise the release binary is built once.
+if [ -n "${SRC:-}" ]; then
+  bin=$(realpath "$SRC")
+else
+  echo "== building release" >&2
+  (cd "$here" && cargo build --release --quiet)
+  bin=$here/target/release/src
+fi
 src=("$bin" --root "$tree" --db "$db" --config "$cfg")
 q() { printf '%q ' "$@"; }
 
@@ -48,9 +53,18 @@ echo "entries: $(grep -c '^## ' "$map"), map lines: $(wc -l <"$map")" >&2
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(uname -sr)"
 echo "commit: $(cd "$here" && git rev-parse --short HEAD)"
-hyperfine -N --warmup 1 --runs "$runs" --export-markdown "$state/table.md" \
+hyperfine -N --warmup 1 --runs "$runs" --export-json "$state/table.json" \
   -n "src index (no-op)" "$(q "${src[@]}" index)" \
   -n "src export-map (unchanged)" "$(q "${src[@]}" export-map --out "$map" --max-lines 0)" \
   -n "src export-map --check" "$(q "${src[@]}" export-map --check "$map" --max-lines 0)" \
   -n "src graph --format dot" "$(q "${src[@]}" graph --format dot)" >&2 || true
-cat "$state/table.md"
+python3 - "$state/table.json" <<'EOF'
+import json, sys
+res = json.load(open(sys.argv[1]))["results"]
+base = res[0]["median"]
+print("| command | median | user + sys CPU (mean) | vs `src index` (median) |")
+print("|---|---|---|---|")
+for r in res:
+    print(f"| `{r['command']}` | {r['median']*1000:.0f} ms | {r['user']:.2f} + {r['system']:.2f} s | {r['median']/base:.2f} |")
+EOF
+echo "src $("$bin" --version | cut -d' ' -f2)"

@@ -4,8 +4,10 @@
 #
 #   bench/hooks.sh [recorder|stop|concurrent|all]        (default: all)
 #
-#   1. recorder:   src hook post-tool-use  vs  on-file-change.sh  vs  /bin/true
-#                  (hyperfine, payload on stdin through the same shell for all three)
+#   1. recorder:   src hook post-tool-use  vs  on-file-change.sh  vs  /bin/true, after WARM
+#                  events (steady state), two ways: a) hyperfine -N of sh -c 'exec CMD <payload'
+#                  for all three (same wrapper: its cost cancels in the ratios); b) LOOP calls
+#                  in one bash loop per command (median of 3 loops / LOOP)
 #   2. stop:       src hook subagent-stop with 50 changed files  vs  on-implementer-done.sh,
 #                  on gen-claude-tree.py --preset medium (2,000 files) and large (50,000 files);
 #                  before each run the alert watermark is reset, so every run analyses the 50
@@ -15,7 +17,9 @@
 #                  for src and for the reference; src's count is checked in the database
 #
 # Env: RUNS (hyperfine runs, default 30; the large reference stop always runs 3 times),
-#      PRESETS (default "medium large"), EVENTS (default 3200), SRC (binary; default
+#      PRESETS (default "medium large"), EVENTS (default 3200), WARM (recorder warm-up events,
+#      default 300), LOOP (calls per loop, default 200), TREES (where the stop trees
+#      src-bench-PRESET live or are generated, default /tmp), SRC (binary; default
 #      target/release/src, built if missing), REF (reference hooks, /work/shared/reference-hooks),
 #      KEEP=1 keeps the work directory.
 set -euo pipefail
@@ -24,6 +28,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 runs=${RUNS:-30}
 presets=${PRESETS:-medium large}
 events=${EVENTS:-3200}
+warm=${WARM:-300}
+loop=${LOOP:-200}
+trees=${TREES:-/tmp}
 ref=${REF:-/work/shared/reference-hooks}
 gen=/work/shared/bench/gen-claude-tree.py
 what=${1:-all}
@@ -65,17 +72,35 @@ recorder() {
   mkdir -p "$proj/.git" "$proj/.claude/skills/execution-impact" "$work/logs"
   echo "# x" >"$proj/.claude/skills/execution-impact/SKILL.md"
   edit_payload "$proj" "$proj/.claude/skills/execution-impact/SKILL.md" >"$work/edit.json"
-  # Create the database first: the first run of a fresh project migrates, later ones do not.
-  CLAUDE_PROJECT_DIR=$proj "$bin" hook post-tool-use <"$work/edit.json"
-  echo "## 1. recorder (median ms)"
-  CLAUDE_PROJECT_DIR=$proj SRC_LOG_DIR=$work/logs hyperfine --warmup 10 --runs "$runs" \
-    --export-json "$work/recorder.json" --style basic \
-    -n true "/bin/true <'$work/edit.json'" \
-    -n src "'$bin' hook post-tool-use <'$work/edit.json'" \
-    -n reference "bash '$ref/on-file-change.sh' <'$work/edit.json'" >&2
+  export CLAUDE_PROJECT_DIR=$proj SRC_LOG_DIR=$work/logs
+  # Steady state: the first run of a fresh project migrates, and the WAL must stay bounded over
+  # many events, so WARM events are recorded before anything is timed.
+  local i
+  for i in $(seq "$warm"); do "$bin" hook post-tool-use <"$work/edit.json"; done
+  walsize() { stat -c %s "$proj/.src/src.db-wal" 2>/dev/null || echo 0; }
+  echo "## 1. recorder ($warm warm-up events in the database; WAL $(walsize) bytes)"
+  # a) hyperfine -N, each command through the same wrapper (sh -c 'exec CMD <payload'), so the
+  #    wrapper's cost is in all three and cancels in the ratios (hyperfine 1.15 has no --input).
+  hyperfine -N --warmup 10 --runs "$runs" --export-json "$work/recorder.json" --style basic \
+    -n true "sh -c 'exec /bin/true <$work/edit.json'" \
+    -n src "sh -c 'exec $bin hook post-tool-use <$work/edit.json'" \
+    -n reference "sh -c 'exec bash $ref/on-file-change.sh <$work/edit.json'" >&2
+  echo "### a) hyperfine -N, sh -c 'exec CMD <payload' (median ms per call)"
   median "$work/recorder.json"
   printf 'src/true\t%.2f\nreference/src\t%.1f\n' \
     "$(ratio "$work/recorder.json" src true)" "$(ratio "$work/recorder.json" reference src)"
+  # b) the loop method: $loop calls in one bash loop per command (no per-call wrapper at all);
+  #    median of 3 loops, divided by $loop.
+  hyperfine -N --warmup 1 --runs 3 --export-json "$work/recorder-loop.json" --style basic \
+    -n true "bash -c 'for i in \$(seq $loop); do /bin/true <$work/edit.json; done'" \
+    -n src "bash -c 'for i in \$(seq $loop); do $bin hook post-tool-use <$work/edit.json; done'" \
+    -n reference "bash -c 'for i in \$(seq $loop); do bash $ref/on-file-change.sh <$work/edit.json; done'" >&2
+  echo "### b) $loop calls in one bash loop (median ms per call)"
+  jq -r --argjson n "$loop" '.results[] | "\(.command)\t\(.median * 1000 / $n)"' "$work/recorder-loop.json"
+  printf 'src/true\t%.2f\nreference/src\t%.1f\n' \
+    "$(ratio "$work/recorder-loop.json" src true)" "$(ratio "$work/recorder-loop.json" reference src)"
+  echo "events stored: $(python3 -c "import sqlite3;print(sqlite3.connect('$proj/.src/src.db').execute('select count(*) from events').fetchone()[0])"); WAL after: $(walsize) bytes"
+  unset CLAUDE_PROJECT_DIR SRC_LOG_DIR
 }
 
 # Builds DIR/.claude for PRESET (once), indexes it, and writes the 50-file event set for both.
@@ -109,19 +134,19 @@ EOF
 stop() {
   mkdir -p "$work/logs"
   for preset in $presets; do
-    local dir=/tmp/src-bench-$preset
+    local dir=$trees/src-bench-$preset
     prepare_tree "$preset" "$dir"
     echo "## 2. subagent-stop, 50 changed files, preset $preset ($(wc -l <"$work/$preset.all") files) (median ms)"
     local refruns=$runs
     [ "$preset" = large ] && refruns=3
     [ "$preset" = medium ] && [ "$refruns" -gt 10 ] && refruns=10
-    export CLAUDE_PROJECT_DIR=$dir SRC_LOG_DIR=$work/logs SRC_ROOT=$dir/.claude
+    # Not SRC_ROOT: it is also src's --root, and the reference defaults to $CLAUDE_PROJECT_DIR/.claude.
+    export CLAUDE_PROJECT_DIR=$dir SRC_LOG_DIR=$work/logs
     hyperfine --warmup 2 --runs "$runs" --export-json "$work/stop-src-$preset.json" --style basic \
       --prepare "python3 '$work/reset.py'" \
       -n src "'$bin' hook subagent-stop <'$work/stop.json'" >&2
     hyperfine --warmup 1 --runs "$refruns" --export-json "$work/stop-ref-$preset.json" --style basic \
       -n reference "bash '$ref/on-implementer-done.sh' <'$work/stop.json'" >&2
-    unset SRC_ROOT
     median "$work/stop-src-$preset.json"
     median "$work/stop-ref-$preset.json"
     jq -rn --slurpfile a "$work/stop-ref-$preset.json" --slurpfile b "$work/stop-src-$preset.json" \
@@ -166,5 +191,5 @@ case "$what" in
   stop) stop ;;
   concurrent) concurrent ;;
   all) recorder; stop; concurrent ;;
-  *) sed -n '2,22p' "$0"; exit 2 ;;
+  *) sed -n '2,23p' "$0"; exit 2 ;;
 esac

@@ -13,7 +13,7 @@
 # The 50 files are unchanged since the index, so no refresh is needed: the refresh of edited
 # files is the index's incremental cost (bench/index.sh). SRC_DEBUG=FILE appends impact's
 # phase timings to FILE.
-# Goal: 1. under 100 ms median. Env: RUNS (default 20), KEEP=1 keeps the state directory.
+# Goal: 1. under 100 ms median. Env: SRC (prebuilt binary, skips the build), RUNS (default 20), KEEP=1 keeps the state directory.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,9 +43,14 @@ rg_opts=(--hidden --max-filesize 1M -g '.claude/**' -g '/CLAUDE.md'
   -g '!.claude/agent-memory/**' -g '!.claude/agent-memory-local/**'
   -g '!.claude/projects/*/memory/cc-reference/**')
 
-echo "== building release" >&2
-(cd "$here" && cargo build --release --quiet)
-bin=$here/target/release/src
+# SRC=/path/to/src uses a prebuilt binary; otherwise the release binary is built once.
+if [ -n "${SRC:-}" ]; then
+  bin=$(realpath "$SRC")
+else
+  echo "== building release" >&2
+  (cd "$here" && cargo build --release --quiet)
+  bin=$here/target/release/src
+fi
 src=("$bin" --root "$tree" --db "$db" --config "$cfg")
 q() { printf '%q ' "$@"; }
 
@@ -91,4 +96,4 @@ print(f"| src impact, 50 files, indexed | {imp*1000:.1f} ms | rg -l -F -f names5
 print(f"| src impact, 50 files, no index (live scans) | {deg*1000:.0f} ms | | {deg/imp:.1f}x indexed |")
 EOF
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), $(uname -sr);" \
-  "$(hyperfine --version), $(rg --version 2>/dev/null | head -1), src $(git -C "$here" rev-parse --short HEAD)"
+  "$(hyperfine --version), $(rg --version 2>/dev/null | head -1), src $("$bin" --version | cut -d" " -f2), tree at $(git -C "$here" rev-parse --short HEAD)"

@@ -9,11 +9,11 @@
 # directory outside TREE, so read-only trees work. Measures, with hyperfine in the same run:
 #   1. full index:   src index --full          vs  rg -c -F -f patterns.txt over the same files
 #   2. incremental:  src index after editing 1 file (on a copy)  vs  rg --files (listing only)
-#   3. src dependents per call (process start included), on the most mentioned file
+#   3. src dependents per call (process start included), on a typical and the most mentioned file
 #   4. peak RSS of src index --full (and of the rg run) via /usr/bin/time -v
 # patterns.txt is every name exported by `src query patterns --format tsv`; the file lists of
 # src (`query files`) and rg (`rg --files` with the same globs) are compared before timing.
-# Env: RUNS (hyperfine runs per command, default 5), KEEP=1 keeps the state directory.
+# Env: SRC (prebuilt binary, skips the build), RUNS (hyperfine runs per command, default 5), KEEP=1 keeps the state directory.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,9 +72,14 @@ for g in "${excludes[@]}"; do rg_globs+=(-g "!$g"); done
 rg_opts=(--hidden --max-filesize 1M "${rg_globs[@]}")
 
 # ---- build once ------------------------------------------------------------------------------
-echo "== building release" >&2
-(cd "$here" && cargo build --release --quiet)
-bin=$here/target/release/src
+# SRC=/path/to/src uses a prebuilt binary; otherwise the release binary is built once.
+if [ -n "${SRC:-}" ]; then
+  bin=$(realpath "$SRC")
+else
+  echo "== building release" >&2
+  (cd "$here" && cargo build --release --quiet)
+  bin=$here/target/release/src
+fi
 src=("$bin" --root "$tree" --db "$db" --config "$cfg")
 q() { printf '%q ' "$@"; }
 
@@ -104,7 +109,10 @@ only_rg=$(comm -13 "$state/src-files.txt" "$state/rg-files.txt" | wc -l)
 only_src=$(comm -23 "$state/src-files.txt" "$state/rg-files.txt" | wc -l)
 echo "files: src $n_src, rg $n_rg (only rg: $only_rg, only src: $only_src); patterns: $n_pat" >&2
 # The most mentioned file: the dependents benchmark target.
-hub=$("${src[@]}" query edges --format tsv | tsvcol dst | sort | uniq -c | sort -rn | awk 'NR==1{print $2}')
+# A typical file: the median number of dependents among files that have any.
+"${src[@]}" query edges --format tsv | tsvcol dst | sort | uniq -c | sort -rn >"$state/indegree.txt"
+hub=$(awk 'NR==1{print $2}' "$state/indegree.txt")
+typical=$(awk -v m="$(( ($(wc -l <"$state/indegree.txt") + 1) / 2 ))" 'NR==m{print $2}' "$state/indegree.txt")
 
 rg_full="cd $(q "$tree") && rg -c -F -f $(q "$state/patterns.txt") $(q "${rg_opts[@]}") >/dev/null; test \$? -le 1"
 src_full="$(q "${src[@]}") index --full >/dev/null"
@@ -127,9 +135,10 @@ hyperfine --warmup 1 --runs "$((runs * 2))" --export-json "$state/incr.json" \
   -n "rg --files" "cd $(q "$copy") && rg --files $(q "${rg_opts[@]}") >/dev/null" >&2
 
 # ---- 3. dependents per call --------------------------------------------------------------------
-echo "== dependents $hub" >&2
+echo "== dependents $typical (typical) and $hub (most mentioned)" >&2
 hyperfine -N --warmup 5 --runs 50 --export-json "$state/deps.json" \
-  -n "src dependents" "$(q "${src[@]}") dependents $(q "$hub")" >&2
+  -n "src dependents (typical)" "$(q "${src[@]}") dependents $(q "$typical")" \
+  -n "src dependents (most mentioned)" "$(q "${src[@]}") dependents $(q "$hub")" >&2
 
 # ---- 4. peak RSS -------------------------------------------------------------------------------
 rss() { /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/{print $2}'; }
@@ -137,22 +146,23 @@ rss_src=$(rss "${src[@]}" index --full)
 rss_rg=$(cd "$tree" && rss rg -c -F -f "$state/patterns.txt" "${rg_opts[@]}")
 
 # ---- report ------------------------------------------------------------------------------------
-python3 - "$state" "$tree" "$n_src" "$n_rg" "$n_pat" "$hub" "$rss_src" "$rss_rg" "$only_rg" "$only_src" <<'EOF'
+python3 - "$state" "$tree" "$n_src" "$n_rg" "$n_pat" "$hub|$typical" "$rss_src" "$rss_rg" "$only_rg" "$only_src" <<'EOF'
 import json, sys
 st, tree, n_src, n_rg, n_pat, hub, rss_src, rss_rg, only_rg, only_src = sys.argv[1:]
 med = lambda f, i: json.load(open(f"{st}/{f}.json"))["results"][i]["median"]
 full_src, full_rg = med("full", 0), med("full", 1)
 inc, lst = med("incr", 0), med("incr", 1)
-dep = med("deps", 0)
+dep, dep_hub = med("deps", 0), med("deps", 1)
 print(f"tree: {tree}  files: src {n_src} / rg {n_rg} (only rg {only_rg}, only src {only_src})  names: {n_pat}")
 print(f"| measure | src | comparison | ratio |")
 print(f"|---|---|---|---|")
 print(f"| full index (median) | {full_src:.3f} s | rg -c -F -f: {full_rg:.3f} s | {full_src/full_rg:.2f}x |")
 print(f"| re-index after 1 edit | {inc*1000:.1f} ms | rg --files: {lst*1000:.1f} ms | {inc/lst:.2f}x |")
-print(f"| dependents per call | {dep*1000:.2f} ms | | |")
+print(f"| dependents per call, typical file | {dep*1000:.2f} ms | | |")
+print(f"| dependents per call, most mentioned file | {dep_hub*1000:.2f} ms | | |")
 print(f"| peak RSS, full index | {int(rss_src)/1024:.1f} MiB | rg: {int(rss_rg)/1024:.1f} MiB | |")
-print(f"dependents target: {hub}")
+print(f"dependents targets (most mentioned|typical): {hub}")
 EOF
 echo "index summary: $(cat "$state/index.json")"
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), $(uname -sr);" \
-  "$(hyperfine --version), $(rg --version | head -1), src $(git -C "$here" rev-parse --short HEAD)"
+  "$(hyperfine --version), $(rg --version | head -1), src $("$bin" --version | cut -d" " -f2), tree at $(git -C "$here" rev-parse --short HEAD)"

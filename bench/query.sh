@@ -11,17 +11,18 @@
 # deterministic synthetic log (2,000 sessions, 1 to 40 edits each, over the indexed files; half
 # of each session's edits come from one of 50 shared working sets, so files do co-change) so the
 # event queries have something to chew; the report says so.
+# Env: DB (database path, default ROOT/.src/src.db), OUT (report directory).
 # Needs hyperfine and sqlite3 (apt-get install -y hyperfine sqlite3). Results: $OUT (markdown).
 set -euo pipefail
 
 root=$(cd "$1" && pwd)
 bin=$(realpath "${2:-target/release/src}")
 here=$(cd "$(dirname "$0")/.." && pwd)
-db=$root/.src/src.db
+db=${DB:-$root/.src/src.db}   # DB=PATH keeps the database outside the tree
 out=${OUT:-/tmp/bench-query}
 mkdir -p "$out/sql"
 
-[ -f "$db" ] || "$bin" --root "$root" index --full >/dev/null
+[ -f "$db" ] || "$bin" --root "$root" --db "$db" index --full >/dev/null
 
 if [ "$(sqlite3 "$db" 'SELECT count(*) FROM events')" = 0 ]; then
     echo "no events: adding a synthetic log of 2,000 sessions" >&2
@@ -101,8 +102,8 @@ for c in "${cases[@]}"; do
     printf '%s;\n' "$sql" >"$out/sql/$i.sql"
     pa=()
     for a in "${args[@]}"; do pa+=(-p "$a"); done
-    rows=$("$bin" --root "$root" query "$name" "${pa[@]}" -f tsv | tail -n +2 | wc -l)
-    src_cmd=$(printf '%q ' "$bin" --root "$root" query "$name" "${pa[@]}" -f tsv)
+    rows=$("$bin" --root "$root" --db "$db" query "$name" "${pa[@]}" -f tsv | tail -n +2 | wc -l)
+    src_cmd=$(printf '%q ' "$bin" --root "$root" --db "$db" query "$name" "${pa[@]}" -f tsv)
     hyperfine --warmup 3 --min-runs 15 --style none --export-json "$out/$i.json" \
         -n src "$src_cmd > /dev/null" \
         -n sqlite3 "sqlite3 $(printf '%q' "$db") < $(printf '%q' "$out/sql/$i.sql") > /dev/null" >/dev/null
