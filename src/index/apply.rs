@@ -373,6 +373,14 @@ pub(crate) fn apply(
         }
     }
     debug("re-resolved", t0);
+    // A new file that reading showed to be binary, unreadable or gone was never really added.
+    let new_ids: HashSet<i64> = added_ids.iter().copied().collect();
+    let dropped_new = run
+        .excluded
+        .keys()
+        .filter(|id| new_ids.contains(id))
+        .count() as u64;
+    run.report.added = run.report.added.saturating_sub(dropped_new);
     Ok(run.report)
 }
 

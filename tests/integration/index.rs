@@ -385,3 +385,14 @@ fn index_prunes_sessions_older_than_the_retention_once_a_day() {
         "{after}"
     );
 }
+
+#[test]
+fn a_new_file_that_turns_out_binary_is_not_counted_as_added() {
+    let p = crate::util::Project::empty();
+    p.write(".claude/agents/reader.md", "reads things\n");
+    p.write(".claude/agents/blob.md", "text\0with a NUL\n");
+    let out = crate::util::stdout_of(p.src().args(["index", "--json"]));
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_default();
+    assert_eq!(r["added"], 1, "{out}");
+    assert_eq!(r["skipped"]["binary"], 1, "{out}");
+}

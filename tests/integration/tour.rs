@@ -350,3 +350,34 @@ fn setup_writes_the_skills_into_a_bare_project_and_dry_run_writes_nothing() {
         "other keys kept: {settings}"
     );
 }
+
+#[test]
+fn every_src_command_in_the_readme_parses_with_our_cli() {
+    use clap::Parser;
+    let readme = std::fs::read_to_string(crate::util::fixtures().join("../README.md"))
+        .unwrap_or_else(|e| panic!("README: {e}"));
+    let mut seen = 0;
+    let mut in_sh = false;
+    for line in readme.lines() {
+        let t = line.trim();
+        if t.starts_with("```") {
+            in_sh = !in_sh && t == "```sh";
+            continue;
+        }
+        // Only plain `src …` lines: pipes, redirections and quoted SQL are left to the reader.
+        if !in_sh || !t.starts_with("src ") {
+            continue;
+        }
+        let cmd = t.split("  #").next().unwrap_or(t);
+        let cmd = cmd.split(['|', '>']).next().unwrap_or(cmd);
+        if cmd.contains('"') || cmd.contains('\'') {
+            continue;
+        }
+        let words: Vec<&str> = cmd.split_whitespace().collect();
+        if let Err(e) = src_engine::cmd::Cli::try_parse_from(&words) {
+            panic!("README: `{cmd}` does not parse:\n{e}");
+        }
+        seen += 1;
+    }
+    assert!(seen >= 20, "expected many README commands, checked {seen}");
+}
