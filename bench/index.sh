@@ -155,4 +155,4 @@ print(f"dependents target: {hub}")
 EOF
 echo "index summary: $(cat "$state/index.json")"
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), $(uname -sr);" \
-  "$(hyperfine --version), $(rg --version | head -1), src $(git -C "$here" rev-parse --short HEAD)"
+  "$(hyperfine --version), $(rg --version | sed -n 1p), src $(git -C "$here" rev-parse --short HEAD)"
