@@ -9,7 +9,7 @@
 # directory outside TREE, so read-only trees work. Measures, with hyperfine in the same run:
 #   1. full index:   src index --full          vs  rg -c -F -f patterns.txt over the same files
 #   2. incremental:  src index after editing 1 file (on a copy)  vs  rg --files (listing only)
-#   3. src dependents per call (process start included), on the most mentioned file
+#   3. src dependents per call (process start included), on a mid-tree file and on the biggest hub
 #   4. peak RSS of src index --full (and of the rg run) via /usr/bin/time -v
 # patterns.txt is every name exported by `src query patterns --format tsv`; the file lists of
 # src (`query files`) and rg (`rg --files` with the same globs) are compared before timing.
@@ -126,10 +126,12 @@ hyperfine --warmup 1 --runs "$((runs * 2))" --export-json "$state/incr.json" \
   --prepare "$edit" -n "src index (1 file edited)" "$(q "${csrc[@]}") index >/dev/null" \
   -n "rg --files" "cd $(q "$copy") && rg --files $(q "${rg_opts[@]}") >/dev/null" >&2
 
-# ---- 3. dependents per call --------------------------------------------------------------------
-echo "== dependents $hub" >&2
+# ---- 3. dependents per call: a typical (mid-tree) file, and the biggest hub -----------------------
+n_hub=$("${src[@]}" dependents "$hub" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(len({x["src"] for x in d["direct"]}))' 2>/dev/null || echo "?")
+echo "== dependents: $victim, and the hub $hub ($n_hub direct)" >&2
 hyperfine -N --warmup 5 --runs 50 --export-json "$state/deps.json" \
-  -n "src dependents" "$(q "${src[@]}") dependents $(q "$hub")" >&2
+  -n "src dependents (typical file)" "$(q "${src[@]}") dependents $(q "$victim")" \
+  -n "src dependents (hub)" "$(q "${src[@]}") dependents $(q "$hub")" >&2
 
 # ---- 4. peak RSS -------------------------------------------------------------------------------
 rss() { /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/{print $2}'; }
@@ -137,22 +139,26 @@ rss_src=$(rss "${src[@]}" index --full)
 rss_rg=$(cd "$tree" && rss rg -c -F -f "$state/patterns.txt" "${rg_opts[@]}")
 
 # ---- report ------------------------------------------------------------------------------------
-python3 - "$state" "$tree" "$n_src" "$n_rg" "$n_pat" "$hub" "$rss_src" "$rss_rg" "$only_rg" "$only_src" <<'EOF'
+python3 - "$state" "$tree" "$n_src" "$n_rg" "$n_pat" "$hub" "$rss_src" "$rss_rg" "$only_rg" "$only_src" "$n_hub" "$victim" <<'EOF'
 import json, sys
-st, tree, n_src, n_rg, n_pat, hub, rss_src, rss_rg, only_rg, only_src = sys.argv[1:]
-med = lambda f, i: json.load(open(f"{st}/{f}.json"))["results"][i]["median"]
+st, tree, n_src, n_rg, n_pat, hub, rss_src, rss_rg, only_rg, only_src, n_hub, victim = sys.argv[1:]
+res = lambda f, i: json.load(open(f"{st}/{f}.json"))["results"][i]
+med = lambda f, i: res(f, i)["median"]
+cpu = lambda f, i: res(f, i)["user"] + res(f, i)["system"]
 full_src, full_rg = med("full", 0), med("full", 1)
 inc, lst = med("incr", 0), med("incr", 1)
-dep = med("deps", 0)
 print(f"tree: {tree}  files: src {n_src} / rg {n_rg} (only rg {only_rg}, only src {only_src})  names: {n_pat}")
-print(f"| measure | src | comparison | ratio |")
-print(f"|---|---|---|---|")
-print(f"| full index (median) | {full_src:.3f} s | rg -c -F -f: {full_rg:.3f} s | {full_src/full_rg:.2f}x |")
-print(f"| re-index after 1 edit | {inc*1000:.1f} ms | rg --files: {lst*1000:.1f} ms | {inc/lst:.2f}x |")
-print(f"| dependents per call | {dep*1000:.2f} ms | | |")
+print("| measure | src (median wall; mean CPU user+sys) | comparison | ratio wall (CPU) |")
+print("|---|---|---|---|")
+print(f"| full index | {full_src:.3f} s ({cpu('full',0):.3f} s) | rg -c -F -f: {full_rg:.3f} s ({cpu('full',1):.3f} s) "
+      f"| {full_src/full_rg:.2f}x ({cpu('full',0)/cpu('full',1):.2f}x) |")
+print(f"| re-index after 1 edit | {inc*1000:.1f} ms ({cpu('incr',0)*1000:.1f} ms) | rg --files: {lst*1000:.1f} ms "
+      f"({cpu('incr',1)*1000:.1f} ms) | {inc/lst:.2f}x ({cpu('incr',0)/cpu('incr',1):.2f}x) |")
+print(f"| dependents, typical file | {med('deps',0)*1000:.2f} ms ({cpu('deps',0)*1000:.2f} ms) | | |")
+print(f"| dependents, hub ({n_hub} direct) | {med('deps',1)*1000:.2f} ms ({cpu('deps',1)*1000:.2f} ms) | | |")
 print(f"| peak RSS, full index | {int(rss_src)/1024:.1f} MiB | rg: {int(rss_rg)/1024:.1f} MiB | |")
-print(f"dependents target: {hub}")
+print(f"typical file: {victim}; hub: {hub}")
 EOF
 echo "index summary: $(cat "$state/index.json")"
-echo "machine: $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), $(uname -sr);" \
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), $(uname -sr);" \
   "$(hyperfine --version), $(rg --version | sed -n 1p), src $(git -C "$here" rev-parse --short HEAD)"
