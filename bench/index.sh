@@ -33,7 +33,8 @@ case "${1:-}" in
     fi ;;
   stdlib)
     tree=$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])')
-    includes=("**/*.py") ;;
+    # site-packages holds whatever this machine installed: not the standard library.
+    includes=("**/*.py"); excludes=("site-packages/**") ;;
   usr-include)
     tree=/usr/include; includes=("**/*.h") ;;
   ""|-h|--help) sed -n '2,17p' "$0"; exit 2 ;;
@@ -69,7 +70,8 @@ cfg=$state/config.yaml; db=$state/src.db
 # The same scope as ripgrep globs (gitignore syntax in both).
 rg_globs=(); for g in "${includes[@]}"; do rg_globs+=(-g "$g"); done
 for g in "${excludes[@]}"; do rg_globs+=(-g "!$g"); done
-rg_opts=(--hidden --max-filesize 1M "${rg_globs[@]}")
+# src follows symlinks (a linked directory is walked again under its own path): so does rg -L.
+rg_opts=(--hidden --follow --max-filesize 1M "${rg_globs[@]}")
 
 # ---- build once ------------------------------------------------------------------------------
 echo "== building release" >&2
