@@ -30,6 +30,8 @@ fn sql_files(dir: &str) -> Vec<(String, String)> {
 }
 
 fn main() {
+    // The tour embeds the sample tree; rebuild when any of its files changes.
+    println!("cargo:rerun-if-changed=fixtures/claude-tree");
     let mut code = String::new();
     code.push_str("/// `(number, name, sql)` of every migration, in order.\n");
     code.push_str("pub const MIGRATIONS: &[(u32, &str, &str)] = &[\n");

@@ -3,18 +3,21 @@
 -- Each cycle is listed once, rotated to start at its smallest path: "a -> b -> a" means a
 -- mentions b and b mentions a.
 WITH
-    link(a, b) AS (SELECT DISTINCT src_id, dst_id FROM edges WHERE src_id <> dst_id),
+    -- Straight on the edge table's primary key (src_id, dst_id, ...): no materialised copy.
     found(length, x, y, z) AS (
-        SELECT 2, l1.a, l1.b, NULL
-        FROM link AS l1
-        JOIN link AS l2 ON l2.a = l1.b AND l2.b = l1.a
-        WHERE l1.a < l1.b
+        SELECT DISTINCT 2, e1.src_id, e1.dst_id, NULL
+        FROM edges AS e1
+        WHERE e1.src_id < e1.dst_id
+          AND EXISTS (SELECT 1 FROM edges AS e2
+                      WHERE e2.src_id = e1.dst_id AND e2.dst_id = e1.src_id)
         UNION ALL
-        SELECT 3, l1.a, l1.b, l2.b
-        FROM link AS l1
-        JOIN link AS l2 ON l2.a = l1.b
-        JOIN link AS l3 ON l3.a = l2.b AND l3.b = l1.a
-        WHERE l1.a < l1.b AND l1.a < l2.b AND l2.b <> l1.a
+        SELECT DISTINCT 3, e1.src_id, e1.dst_id, e2.dst_id
+        FROM edges AS e1
+        JOIN edges AS e2 ON e2.src_id = e1.dst_id AND e2.dst_id > e1.src_id
+        WHERE e1.src_id < e1.dst_id
+          AND e2.dst_id <> e1.dst_id
+          AND EXISTS (SELECT 1 FROM edges AS e3
+                      WHERE e3.src_id = e2.dst_id AND e3.dst_id = e1.src_id)
     ),
     named(length, p, q, r) AS (
         SELECT length, fx.path, fy.path, fz.path

@@ -1,14 +1,33 @@
-//! `src gc`: not implemented yet (stub; the owning issue replaces this file).
+//! `src gc [--days N]`: prune events, alerts and hook runs older than the retention period.
+//!
+//! Owns only arguments and printing; the pruning is `events::prune`. Invariant: never run from a
+//! hook; sessions with any recent activity keep all their rows.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
 
+use crate::ctx::Ctx;
 use crate::workspace::GlobalOpts;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Keep this many days [default: retention.days from the config, 30]
+    #[arg(long, value_name = "N")]
+    pub days: Option<u32>,
+}
 
-pub fn run(_g: &GlobalOpts, _args: &Args) -> Result<ExitCode> {
-    anyhow::bail!("`src gc` is not implemented yet")
+pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
+    let ctx = Ctx::open(g)?;
+    let days = args.days.unwrap_or(ctx.config.retention.days);
+    let mut conn = ctx.store.conn()?;
+    let p = crate::events::prune(&mut conn, days)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "pruned {} events, {} alerts, {} watermarks, {} hook runs (older than {days} days)",
+        p.events, p.alerts, p.watermarks, p.hook_runs
+    )?;
+    Ok(ExitCode::SUCCESS)
 }

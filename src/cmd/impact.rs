@@ -1,14 +1,159 @@
-//! `src impact`: not implemented yet (stub; the owning issue replaces this file).
+//! `src impact [FILES…|-] [--session ID] [--git-diff REV]` and `src impact show ID`: the seed's
+//! L1 document (yaml or json) or L2 report (md) for changed files.
+//!
+//! Owns argument parsing, reading stdin for `-` (stdin is never read otherwise) and printing; the
+//! analysis is `impact::analyze`. Invariant: every run is stored before anything is printed, so
+//! the printed `impact_id` always names a run `show` can reprint.
 
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use rusqlite::OptionalExtension;
 
+use crate::ctx::Ctx;
+use crate::error::usage;
+use crate::impact::{self, runs, ImpactL1, Input};
 use crate::workspace::GlobalOpts;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args {
+    #[command(subcommand)]
+    pub show: Option<Sub>,
+    /// Changed files, absolute or root-relative; `-` reads paths from stdin, one per line
+    #[arg(value_name = "FILES", conflicts_with_all = ["session", "git_diff"])]
+    pub files: Vec<PathBuf>,
+    /// The files a recorded session edited; `latest` is the session of the newest recorded event
+    #[arg(long, value_name = "ID", conflicts_with = "git_diff")]
+    pub session: Option<String>,
+    /// The files changed since a git revision (plus untracked files)
+    #[arg(long, value_name = "REV")]
+    pub git_diff: Option<String>,
+    /// The L1 document as yaml or json, or the L2 report as md
+    #[arg(long, value_enum, default_value_t = Format::Yaml)]
+    pub format: Format,
+    /// Also write the L2 markdown report to PATH
+    #[arg(long, value_name = "PATH")]
+    pub l2: Option<PathBuf>,
+}
 
-pub fn run(_g: &GlobalOpts, _args: &Args) -> Result<ExitCode> {
-    anyhow::bail!("`src impact` is not implemented yet")
+#[derive(Debug, clap::Subcommand)]
+pub enum Sub {
+    /// Print a stored impact run again
+    Show {
+        /// The run's `impact_id`
+        id: i64,
+        /// The L1 document as yaml or json, or the L2 report as md
+        #[arg(long, value_enum, default_value_t = Format::Yaml)]
+        format: Format,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The L1 document as YAML (the seed's layout)
+    Yaml,
+    /// The L1 document as JSON
+    Json,
+    /// The L2 markdown report
+    Md,
+}
+
+pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
+    if let Some(Sub::Show { id, format }) = &args.show {
+        return show(g, *id, *format);
+    }
+    let input = input(args)?;
+    let mut t = std::time::Instant::now();
+    let ctx = Ctx::open(g)?;
+    impact::analyze::lap("open", &mut t);
+    let input = latest_session(&ctx, input)?;
+    let outcome = impact::analyze(&ctx, &input)?;
+    for w in &outcome.warnings {
+        eprintln!("warning: {w}");
+    }
+    if let Some(path) = &args.l2 {
+        std::fs::write(path, &outcome.run.l2)
+            .with_context(|| format!("writing the L2 report to {}", path.display()))?;
+    }
+    print(&outcome.run.l1, &outcome.run.l2, args.format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(g: &GlobalOpts, id: i64, format: Format) -> Result<ExitCode> {
+    let ctx = Ctx::open(g)?;
+    let conn = ctx.store.conn()?;
+    let Some(run) = runs::load(&conn, id)? else {
+        return Err(usage(format!(
+            "no impact run {id} in {}",
+            ctx.store.path().display()
+        )));
+    };
+    print(&run.l1, &run.l2, format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn input(args: &Args) -> Result<Input> {
+    if let Some(s) = &args.session {
+        return Ok(Input::Session(s.clone()));
+    }
+    if let Some(rev) = &args.git_diff {
+        return Ok(Input::GitDiff(rev.clone()));
+    }
+    if args.files.is_empty() {
+        return Err(usage(
+            "nothing to analyse: give FILES, `-` to read paths from stdin, --session ID or --git-diff REV",
+        ));
+    }
+    let dash = PathBuf::from("-");
+    if !args.files.contains(&dash) {
+        return Ok(Input::Files(args.files.clone()));
+    }
+    let mut paths: Vec<PathBuf> = args.files.iter().filter(|p| **p != dash).cloned().collect();
+    for line in std::io::stdin().lock().lines() {
+        let line = line.context("reading paths from stdin")?;
+        let line = line.trim();
+        if !line.is_empty() {
+            paths.push(PathBuf::from(line));
+        }
+    }
+    Ok(Input::Stdin(paths))
+}
+
+/// Resolves `--session latest` (an agent rarely knows its session id) to the session of the
+/// newest recorded event.
+fn latest_session(ctx: &Ctx, input: Input) -> Result<Input> {
+    match input {
+        Input::Session(s) if s == "latest" => {
+            let conn = ctx.store.conn()?;
+            let id: Option<String> = conn
+                .query_row(
+                    "SELECT session_id FROM events ORDER BY id DESC LIMIT 1",
+                    [],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            match id {
+                Some(id) => Ok(Input::Session(id)),
+                None => Err(usage("--session latest: no events have been recorded yet")),
+            }
+        }
+        other => Ok(other),
+    }
+}
+
+fn print(l1: &ImpactL1, l2: &str, format: Format) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match format {
+        Format::Yaml => write!(
+            out,
+            "{}",
+            serde_yaml::to_string(l1).context("encoding YAML")?
+        )?,
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(l1)?)?,
+        Format::Md => write!(out, "{l2}")?,
+    }
+    Ok(())
 }

@@ -28,6 +28,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
             progress: !args.json,
         },
     )?;
+    prune_now_and_then(&ctx)?;
     let mut out = std::io::stdout().lock();
     if args.json {
         serde_json::to_writer_pretty(&mut out, &report)?;
@@ -59,4 +60,18 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         writeln!(out, "skipped: {}", parts.join(", "))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Retention, opportunistically: at most once a day, `src index` prunes events, alerts and hook
+/// runs of sessions older than `retention.days` (never on the hook hot path).
+fn prune_now_and_then(ctx: &Ctx) -> Result<()> {
+    const KEY: &str = "last_prune";
+    let mut conn = ctx.store.conn()?;
+    let today = chrono::Local::now().date_naive().to_string();
+    if crate::store::meta_get(&conn, KEY)?.as_deref() == Some(today.as_str()) {
+        return Ok(());
+    }
+    crate::events::prune(&mut conn, ctx.config.retention.days)?;
+    crate::store::meta_set(&conn, KEY, &today)?;
+    Ok(())
 }

@@ -1,39 +1,294 @@
 //! `src init`: writes a commented default config (if absent) and creates the database.
 //! Idempotent: running it again changes nothing that exists.
+//!
+//! `src init --claude` is the one-command setup for a Claude Code project: config and database,
+//! the hook entries in `.claude/settings.json`, the three skills, and the first full index; it
+//! prints what it did and how to undo it. `--uninstall` removes exactly what setup added, as
+//! recorded in `.src/setup.json`.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
 
-use crate::config;
 use crate::ctx::Ctx;
+use crate::events::settings;
+use crate::index::{self, IndexOptions};
+use crate::skills::{self, Step};
 use crate::workspace::{GlobalOpts, Workspace};
+use crate::{config, store};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Also set up Claude Code: hooks, skills and the first full index
+    #[arg(long)]
+    pub claude: bool,
+    /// With --claude: print what would be done; change nothing
+    #[arg(long, requires = "claude")]
+    pub dry_run: bool,
+    /// With --claude: overwrite existing skill files of the same names
+    #[arg(long, requires = "claude")]
+    pub force: bool,
+    /// With --claude: add execution-impact to the execution-code skill's OUTPUT_TO line
+    #[arg(long, requires = "claude")]
+    pub patch_execution_code: bool,
+    /// With --claude: remove exactly what the setup added
+    #[arg(long, requires = "claude", conflicts_with_all = ["dry_run", "force", "patch_execution_code"])]
+    pub uninstall: bool,
+}
 
-pub fn run(g: &GlobalOpts, _args: &Args) -> Result<ExitCode> {
+/// What `init --claude` added, so `--uninstall` removes exactly that.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Manifest {
+    created_state_dir: bool,
+    settings: Option<PathBuf>,
+    skills: Vec<PathBuf>,
+    execution_code: Option<PatchRecord>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct PatchRecord {
+    path: PathBuf,
+    old_line: String,
+    new_line: String,
+}
+
+pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     let ws = Workspace::resolve(g)?;
-    ws.ensure_state_dir()?;
     let mut out = std::io::stdout().lock();
-    if ws.config_path.exists() {
-        writeln!(out, "config: {} (kept)", ws.config_path.display())?;
-    } else {
-        if let Some(dir) = ws.config_path.parent() {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        }
-        std::fs::write(&ws.config_path, config::default_yaml())
-            .with_context(|| format!("writing {}", ws.config_path.display()))?;
-        writeln!(out, "config: {} (written)", ws.config_path.display())?;
+    if args.uninstall {
+        return uninstall(&ws, &mut out);
     }
+    if args.dry_run {
+        return dry_run(&ws, args, &mut out);
+    }
+    let created_state_dir = !ws.state_dir.exists();
+    ws.ensure_state_dir()?;
+    write_config(&ws, &mut out)?;
     let ctx = Ctx::open_ws(ws)?;
     writeln!(
         out,
         "database: {} (schema {})",
         ctx.ws.db_path.display(),
-        crate::store::latest_version()
+        store::latest_version()
     )?;
     writeln!(out, "root: {}", ctx.ws.root.display())?;
+    if !args.claude {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut manifest = read_manifest(&ctx.ws).unwrap_or_default();
+    manifest.created_state_dir |= created_state_dir;
+
+    let plan = hooks_plan(&ctx.ws, &ctx.config)?;
+    for a in &plan.actions {
+        writeln!(out, "hooks: {a}")?;
+    }
+    if plan.changed {
+        settings::apply(&plan)?;
+        writeln!(out, "hooks: wrote {}", plan.path.display())?;
+    }
+    manifest.settings = Some(plan.path.clone());
+
+    let skill_plan = skills::plan(&ctx.ws.root, args.force);
+    for p in &skill_plan {
+        writeln!(
+            out,
+            "skill: {} {}",
+            step_word(&p.step),
+            shown(&ctx.ws, &p.path)
+        )?;
+    }
+    for path in skills::apply(&skill_plan)? {
+        if !manifest.skills.contains(&path) {
+            manifest.skills.push(path);
+        }
+    }
+
+    if let Some(patch) = skills::execution_code_patch(&ctx.ws.root) {
+        if args.patch_execution_code {
+            std::fs::write(&patch.path, &patch.new_text)
+                .with_context(|| format!("writing {}", patch.path.display()))?;
+            writeln!(out, "execution-code: OUTPUT_TO now names execution-impact")?;
+            manifest.execution_code = Some(PatchRecord {
+                path: patch.path.clone(),
+                old_line: patch.old_line.clone(),
+                new_line: patch.new_line.clone(),
+            });
+        } else {
+            writeln!(
+                out,
+                "execution-code: proposed change (apply with --patch-execution-code):"
+            )?;
+            write!(out, "{}", patch.diff(&shown(&ctx.ws, &patch.path)))?;
+        }
+    }
+    write_manifest(&ctx.ws, &manifest)?;
+
+    let report = index::run(
+        &ctx,
+        &IndexOptions {
+            full: true,
+            progress: true,
+        },
+    )?;
+    writeln!(
+        out,
+        "index: {} files, {} edges ({} ms)",
+        report.files_in_scope, report.edges, report.duration_ms
+    )?;
+    writeln!(out, "done. Check with: src doctor")?;
+    writeln!(out, "undo with:        src init --claude --uninstall")?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn write_config(ws: &Workspace, out: &mut impl Write) -> Result<()> {
+    if ws.config_path.exists() {
+        writeln!(out, "config: {} (kept)", ws.config_path.display())?;
+        return Ok(());
+    }
+    if let Some(dir) = ws.config_path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    std::fs::write(&ws.config_path, config::default_yaml())
+        .with_context(|| format!("writing {}", ws.config_path.display()))?;
+    writeln!(out, "config: {} (written)", ws.config_path.display())?;
+    Ok(())
+}
+
+fn hooks_plan(ws: &Workspace, cfg: &config::Config) -> Result<settings::Plan> {
+    let path = ws.root.join(".claude").join("settings.json");
+    let bin = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .context("finding the path of this src binary")?;
+    settings::plan_install(
+        &path,
+        &bin,
+        &settings::wanted(&cfg.alerts.implementer_types),
+    )
+}
+
+fn dry_run(ws: &Workspace, args: &Args, out: &mut impl Write) -> Result<ExitCode> {
+    let loaded = config::load(&ws.config_path)?;
+    let verb = if ws.config_path.exists() {
+        "keep"
+    } else {
+        "write"
+    };
+    writeln!(out, "config: would {verb} {}", ws.config_path.display())?;
+    writeln!(
+        out,
+        "database: would create or migrate {}",
+        ws.db_path.display()
+    )?;
+    let plan = hooks_plan(ws, &loaded.config)?;
+    for a in &plan.actions {
+        writeln!(out, "hooks: would {a}")?;
+    }
+    for p in skills::plan(&ws.root, args.force) {
+        writeln!(
+            out,
+            "skill: would {} {}",
+            step_word(&p.step),
+            shown(ws, &p.path)
+        )?;
+    }
+    if let Some(patch) = skills::execution_code_patch(&ws.root) {
+        writeln!(
+            out,
+            "execution-code: proposed change (--patch-execution-code):"
+        )?;
+        write!(out, "{}", patch.diff(&shown(ws, &patch.path)))?;
+    }
+    writeln!(out, "index: would run a full index of the scope")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn uninstall(ws: &Workspace, out: &mut impl Write) -> Result<ExitCode> {
+    let Some(m) = read_manifest(ws) else {
+        writeln!(
+            out,
+            "nothing to undo: no {} found",
+            manifest_path(ws).display()
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    if let Some(path) = &m.settings {
+        let plan = settings::plan_uninstall(path)?;
+        for a in &plan.actions {
+            writeln!(out, "hooks: {a}")?;
+        }
+        if plan.changed {
+            settings::apply(&plan)?;
+        }
+    }
+    for path in &m.skills {
+        if skills::remove_if_ours(path)? {
+            writeln!(out, "skill: removed {}", shown(ws, path))?;
+        } else if path.exists() {
+            writeln!(out, "skill: kept {} (changed since setup)", shown(ws, path))?;
+        }
+    }
+    if let Some(p) = &m.execution_code {
+        revert_patch(p, ws, out)?;
+    }
+    if m.created_state_dir && ws.state_dir.starts_with(&ws.root) {
+        std::fs::remove_dir_all(&ws.state_dir)
+            .with_context(|| format!("removing {}", ws.state_dir.display()))?;
+        writeln!(out, "state: removed {}", ws.state_dir.display())?;
+    } else {
+        std::fs::remove_file(manifest_path(ws)).ok();
+        writeln!(
+            out,
+            "state: kept {} (it existed before setup)",
+            ws.state_dir.display()
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn revert_patch(p: &PatchRecord, ws: &Workspace, out: &mut impl Write) -> Result<()> {
+    let Ok(text) = std::fs::read_to_string(&p.path) else {
+        return Ok(());
+    };
+    if text.lines().any(|l| l == p.new_line) {
+        std::fs::write(&p.path, text.replacen(&p.new_line, &p.old_line, 1))
+            .with_context(|| format!("writing {}", p.path.display()))?;
+        writeln!(
+            out,
+            "execution-code: OUTPUT_TO restored in {}",
+            shown(ws, &p.path)
+        )?;
+    }
+    Ok(())
+}
+
+fn step_word(step: &Step) -> &'static str {
+    match step {
+        Step::Create => "create",
+        Step::Overwrite => "overwrite",
+        Step::KeepExisting => "keep existing (use --force to overwrite)",
+        Step::Unchanged => "unchanged",
+    }
+}
+
+fn shown(ws: &Workspace, path: &Path) -> String {
+    ws.relative(path)
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+fn manifest_path(ws: &Workspace) -> PathBuf {
+    ws.state_dir.join("setup.json")
+}
+
+fn read_manifest(ws: &Workspace) -> Option<Manifest> {
+    let text = std::fs::read_to_string(manifest_path(ws)).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+fn write_manifest(ws: &Workspace, m: &Manifest) -> Result<()> {
+    let path = manifest_path(ws);
+    std::fs::write(&path, serde_json::to_string_pretty(m)?)
+        .with_context(|| format!("writing {}", path.display()))
 }

@@ -68,9 +68,11 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         None if stdout.is_terminal() => Format::Table,
         None => Format::Tsv,
     };
-    let mut out = stdout.lock();
+    // Block-buffered: a locked stdout is line-buffered, one write(2) per row of a large result.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     if args.schema {
         out.write_all(schema::render()?.as_bytes())?;
+        out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.list {
@@ -88,6 +90,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
             &locate,
         )?;
         let conn = store::open_readonly(&ctx.ws.db_path)?;
+        query::tune_for_reads(&conn)?;
         let mut sink = query::sink(format, &mut out);
         query::run_canned(&conn, &q, &values, sink.as_mut())?;
         return Ok(ExitCode::SUCCESS);
@@ -100,6 +103,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     };
     let ws = Workspace::resolve(g)?;
     let conn = open_existing(&ws.db_path)?;
+    query::tune_for_reads(&conn)?;
     let mut sink = query::sink(format, &mut out);
     query::run_adhoc(&conn, &sql, &args.params, sink.as_mut())?;
     Ok(ExitCode::SUCCESS)

@@ -1,10 +1,306 @@
-//! Change events: recording, the spill journal, ingestion (stub; the hooks issue replaces this).
+//! Change events: the `events` rows that hooks, the spill journal, reconcile and imports write,
+//! plus the audit of hook runs and retention.
+//!
+//! Owns what an event is and how it is stored; knows nothing of hook payloads (`cmd::hook`
+//! reduces those to an [`Event`]) nor of alerts. Invariant: storing an event is idempotent — the
+//! same tool call (same session, `tool_use_id` and path), or for calls without a `tool_use_id`
+//! the same (session, tool, path, timestamp), is stored once however often it is offered.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
 
 use crate::ctx::Ctx;
 
-/// Moves events that hooks spilled to the journal into the database; returns how many.
-pub fn ingest_spill(_ctx: &Ctx) -> Result<usize> {
-    Ok(0)
+pub mod import;
+pub mod reconcile;
+pub mod record;
+pub mod settings;
+pub mod spill;
+
+/// One recorded edit of one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    pub session_id: String,
+    /// Edit, Write, MultiEdit, NotebookEdit, Reconcile, or the tool named by an imported log.
+    pub tool_name: String,
+    /// Absolute path as the client sent it (lexically normalised).
+    pub abs_path: String,
+    /// Root-relative path when the file is inside the root.
+    #[serde(default)]
+    pub path: Option<String>,
+    #[serde(default)]
+    pub agent_id: Option<String>,
+    #[serde(default)]
+    pub agent_type: Option<String>,
+    #[serde(default)]
+    pub tool_use_id: Option<String>,
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// ISO-8601 with offset (microseconds from hooks, as given by imports).
+    pub ts: String,
+}
+
+/// Where an event came from (the `events.source` column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Hook,
+    Spill,
+    Reconcile,
+    Import,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Hook => "hook",
+            Source::Spill => "spill",
+            Source::Reconcile => "reconcile",
+            Source::Import => "import",
+        }
+    }
+}
+
+/// The current time as stored in `ts` columns: ISO-8601, local offset, microseconds (so two
+/// calls without a `tool_use_id` practically never share a timestamp).
+pub fn now_ts() -> String {
+    chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, false)
+}
+
+/// Stores `ev` unless it is already there; returns whether a row was added. A hook's own insert
+/// is new by construction; other sources (spill, import, reconcile) may offer an event again.
+pub fn insert(conn: &Connection, ev: &Event, source: Source) -> Result<bool> {
+    let n = if ev.tool_use_id.is_some() || source == Source::Hook {
+        // The unique index `events_once` makes the same tool call a no-op (it ignores NULL ids).
+        conn.prepare_cached(
+            "INSERT OR IGNORE INTO events
+               (session_id, tool_name, abs_path, path, agent_id, agent_type, tool_use_id, cwd, ts, source)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        )?
+        .execute(params![
+            ev.session_id,
+            ev.tool_name,
+            ev.abs_path,
+            ev.path,
+            ev.agent_id,
+            ev.agent_type,
+            ev.tool_use_id,
+            ev.cwd,
+            ev.ts,
+            source.as_str()
+        ])?
+    } else {
+        conn.prepare_cached(
+            "INSERT INTO events
+               (session_id, tool_name, abs_path, path, agent_id, agent_type, tool_use_id, cwd, ts, source)
+             SELECT ?1, ?2, ?3, ?4, ?5, ?6, NULL, ?7, ?8, ?9
+             WHERE NOT EXISTS (SELECT 1 FROM events WHERE session_id = ?1 AND tool_use_id IS NULL
+                               AND abs_path = ?3 AND tool_name = ?2 AND ts = ?8)",
+        )?
+        .execute(params![
+            ev.session_id,
+            ev.tool_name,
+            ev.abs_path,
+            ev.path,
+            ev.agent_id,
+            ev.agent_type,
+            ev.cwd,
+            ev.ts,
+            source.as_str()
+        ])?
+    };
+    Ok(n > 0)
+}
+
+/// One row of the hook-run audit.
+#[derive(Debug, Clone)]
+pub struct Run<'a> {
+    pub event: &'a str,
+    pub outcome: &'a str,
+    pub duration_us: u64,
+    pub session_id: Option<&'a str>,
+    pub detail: Option<&'a str>,
+}
+
+/// Appends a hook-run audit row; returns its id.
+pub fn audit(conn: &Connection, run: &Run, ts: &str) -> Result<i64> {
+    conn.prepare_cached(
+        "INSERT INTO hook_runs (event, outcome, duration_us, session_id, detail, ts)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        run.event,
+        run.outcome,
+        i64::try_from(run.duration_us).unwrap_or(i64::MAX),
+        run.session_id,
+        run.detail,
+        ts
+    ])
+    .context("writing the hook-run audit")?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Moves events that hooks spilled to the journal into the database; returns how many were new.
+pub fn ingest_spill(ctx: &Ctx) -> Result<usize> {
+    if !spill::has_backlog(&ctx.ws) {
+        return Ok(0);
+    }
+    let mut conn = ctx.store.conn()?;
+    Ok(spill::ingest(&ctx.ws, &mut conn)?.inserted)
+}
+
+/// What [`prune`] removed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Pruned {
+    pub events: usize,
+    pub alerts: usize,
+    pub watermarks: usize,
+    pub hook_runs: usize,
+}
+
+/// Deletes events, alerts and watermarks of sessions whose latest activity is older than `days`
+/// days, and hook runs older than that. Never called on a hook's hot path.
+pub fn prune(conn: &mut Connection, days: u32) -> Result<Pruned> {
+    let cutoff = format!("-{days} days");
+    crate::store::write(conn, |tx| {
+        // A session is old when neither its events nor its alerts are recent.
+        tx.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS old_sessions (session_id TEXT PRIMARY KEY)",
+            [],
+        )?;
+        tx.execute("DELETE FROM old_sessions", [])?;
+        tx.execute(
+            "INSERT INTO old_sessions
+             SELECT session_id FROM (
+               SELECT session_id, max(julianday(ts)) AS last FROM events GROUP BY session_id
+               UNION ALL
+               SELECT session_id, max(julianday(created_at)) FROM alerts GROUP BY session_id)
+             GROUP BY session_id
+             HAVING max(last) < julianday('now', ?1)",
+            [&cutoff],
+        )?;
+        let events = tx.execute(
+            "DELETE FROM events WHERE session_id IN (SELECT session_id FROM old_sessions)",
+            [],
+        )?;
+        let alerts = tx.execute(
+            "DELETE FROM alerts WHERE session_id IN (SELECT session_id FROM old_sessions)",
+            [],
+        )?;
+        let watermarks = tx.execute(
+            "DELETE FROM alert_watermarks WHERE session_id IN (SELECT session_id FROM old_sessions)",
+            [],
+        )?;
+        let hook_runs = tx.execute(
+            "DELETE FROM hook_runs WHERE julianday(ts) < julianday('now', ?1)",
+            [&cutoff],
+        )?;
+        tx.execute("DELETE FROM old_sessions", [])?;
+        Ok(Pruned {
+            events,
+            alerts,
+            watermarks,
+            hook_runs,
+        })
+    })
+}
+
+/// A hook run as `src doctor` shows it: `(ts, outcome or detail)`.
+pub type RunSummary = (String, String);
+
+/// The last run of `event`, and its last failed or spilled run.
+pub fn last_runs(
+    conn: &Connection,
+    event: &str,
+) -> Result<(Option<RunSummary>, Option<RunSummary>)> {
+    let last = conn
+        .query_row(
+            "SELECT ts, outcome FROM hook_runs WHERE event = ?1 ORDER BY id DESC LIMIT 1",
+            [event],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let failed = conn
+        .query_row(
+            "SELECT ts, coalesce(detail, outcome) FROM hook_runs
+             WHERE event = ?1 AND outcome IN ('error', 'spilled') ORDER BY id DESC LIMIT 1",
+            [event],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    Ok((last, failed))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use std::path::Path;
+
+    pub(crate) fn mem_db() -> Result<Connection> {
+        let mut conn = Connection::open_in_memory()?;
+        crate::store::migrate(&mut conn, Path::new(":memory:"))?;
+        Ok(conn)
+    }
+
+    pub(crate) fn ev(session: &str, path: &str, tuid: Option<&str>) -> Event {
+        Event {
+            session_id: session.into(),
+            tool_name: "Edit".into(),
+            abs_path: format!("/r/{path}"),
+            path: Some(path.into()),
+            agent_id: None,
+            agent_type: None,
+            tool_use_id: tuid.map(String::from),
+            cwd: None,
+            ts: "2026-02-14T15:30:42.000+09:00".into(),
+        }
+    }
+
+    fn count(conn: &Connection, table: &str) -> Result<i64> {
+        Ok(conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?)
+    }
+
+    #[test]
+    fn insert_is_idempotent_with_and_without_tool_use_id() -> Result<()> {
+        let conn = mem_db()?;
+        assert!(insert(&conn, &ev("s", "a.md", Some("t1")), Source::Hook)?);
+        assert!(!insert(&conn, &ev("s", "a.md", Some("t1")), Source::Spill)?);
+        assert!(insert(&conn, &ev("s", "a.md", None), Source::Spill)?);
+        assert!(!insert(&conn, &ev("s", "a.md", None), Source::Spill)?);
+        let mut later = ev("s", "a.md", None);
+        later.ts = "2026-02-14T15:30:43.000+09:00".into();
+        assert!(insert(&conn, &later, Source::Spill)?);
+        assert_eq!(count(&conn, "events")?, 3);
+        // Two hook runs are two edits, even when nothing tells them apart.
+        assert!(insert(&conn, &ev("h", "a.md", None), Source::Hook)?);
+        assert!(insert(&conn, &ev("h", "a.md", None), Source::Hook)?);
+        Ok(())
+    }
+
+    #[test]
+    fn prune_drops_only_old_sessions() -> Result<()> {
+        let mut conn = mem_db()?;
+        let mut old = ev("old", "a.md", None);
+        old.ts = "2020-01-01T00:00:00.000+00:00".into();
+        insert(&conn, &old, Source::Hook)?;
+        let mut recent = ev("new", "a.md", None);
+        recent.ts = now_ts();
+        insert(&conn, &recent, Source::Hook)?;
+        audit(
+            &conn,
+            &Run {
+                event: "post-tool-use",
+                outcome: "recorded",
+                duration_us: 1,
+                session_id: Some("old"),
+                detail: None,
+            },
+            "2020-01-01T00:00:00.000+00:00",
+        )?;
+        let p = prune(&mut conn, 30)?;
+        assert_eq!((p.events, p.hook_runs), (1, 1));
+        let left: String = conn.query_row("SELECT session_id FROM events", [], |r| r.get(0))?;
+        assert_eq!(left, "new");
+        Ok(())
+    }
 }

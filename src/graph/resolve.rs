@@ -5,6 +5,8 @@
 //! directory shares the longest common prefix (whole components) with the mentioning file wins as
 //! `nearest`; a tie gives no edge (the mention stays, visible as ambiguous).
 
+use std::collections::{HashMap, HashSet};
+
 /// How an edge was resolved (the `edges.resolution` column).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resolution {
@@ -64,9 +66,94 @@ where
     }
 }
 
+/// `resolve` for one name with many bearers, answered in O(depth) per mention: for every
+/// directory prefix, how many bearers lie under it (and one of them). The nearest bearers of a
+/// file are those under its longest directory prefix that holds any; one such bearer is a
+/// strict winner, several are a tie.
+pub struct Nearest {
+    under: HashMap<String, (u32, i64)>,
+    paths: HashSet<String>,
+}
+
+impl Nearest {
+    pub fn new<'a>(bearers: impl IntoIterator<Item = (i64, &'a str)>) -> Nearest {
+        let mut under: HashMap<String, (u32, i64)> = HashMap::new();
+        let mut paths = HashSet::new();
+        for (id, path) in bearers {
+            paths.insert(path.to_string());
+            let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+            for prefix in dir_prefixes(dir) {
+                let e = under.entry(prefix.to_string()).or_insert((0, id));
+                e.0 += 1;
+            }
+        }
+        Nearest { under, paths }
+    }
+
+    pub fn resolve(&self, src: &str) -> Option<(i64, Resolution)> {
+        if self.paths.contains(src) {
+            return None;
+        }
+        let total = self.under.get("").map_or(0, |e| e.0);
+        let dir = src.rsplit_once('/').map_or("", |(d, _)| d);
+        let (count, id) = dir_prefixes(dir)
+            .filter_map(|p| self.under.get(p))
+            .last()
+            .copied()?;
+        match (count, total) {
+            (1, 1) => Some((id, Resolution::Unique)),
+            (1, _) => Some((id, Resolution::Nearest)),
+            _ => None,
+        }
+    }
+}
+
+/// `""`, then each directory prefix of `dir` by whole components, shortest first.
+fn dir_prefixes(dir: &str) -> impl Iterator<Item = &str> {
+    let inner = dir.match_indices('/').map(move |(i, _)| &dir[..i]);
+    let full = (!dir.is_empty()).then_some(dir);
+    std::iter::once("").chain(inner).chain(full)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nearest_index_agrees_with_resolve() {
+        let bearers = [
+            (1, "s/a/ref/check.md"),
+            (2, "s/b/ref/check.md"),
+            (3, "s/b/other/check.md"),
+            (4, "check.md"),
+            (5, "t/check.md"),
+        ];
+        let idx = Nearest::new(bearers);
+        for src in [
+            "s/a/SKILL.md",
+            "s/b/SKILL.md",
+            "s/b/ref/x.md",
+            "s/c/SKILL.md",
+            "top.md",
+            "t/x.md",
+            "t/u/v/x.md",
+            "s/a/ref/check.md",
+            "check.md",
+        ] {
+            assert_eq!(idx.resolve(src), resolve(src, bearers), "{src}");
+        }
+        for n in 1..=2 {
+            let some = &bearers[..n];
+            let idx = Nearest::new(some.iter().copied());
+            for src in ["s/a/x.md", "x.md", "s/b/ref/check.md"] {
+                assert_eq!(
+                    idx.resolve(src),
+                    resolve(src, some.iter().copied()),
+                    "{src}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn unique_nearest_tie_and_self() {

@@ -15,17 +15,40 @@ use rayon::prelude::*;
 use rusqlite::{params, Connection, Transaction};
 
 use super::plan::{Plan, SkipUpdate};
-use super::read::{read_file, Outcome, Work, WorkKind};
+use super::read::{found_by, read_file, Outcome, Work, WorkKind};
 use super::IndexReport;
 use crate::ctx::Ctx;
-use crate::graph::resolve::resolve;
-use crate::scan::matcher::{Engine, FnvMap, Matcher};
+use crate::graph::resolve::{resolve, Nearest};
+use crate::scan::matcher::{candidates, Engine, FnvMap, Matcher};
 use crate::scan::names::names_of;
+
+/// Page cache of the indexing connection, in KiB.
+const CACHE_KIB: i64 = 64 * 1024;
+
+fn debug(what: &str, t0: std::time::Instant) {
+    if std::env::var_os("SRC_DEBUG").is_some() {
+        eprintln!("src: {what} at {} ms", t0.elapsed().as_millis());
+    }
+}
+
+/// The secondary indexes of migration 0001, dropped during a full rebuild and recreated after
+/// (same definitions; `IF NOT EXISTS` also repairs a rebuild that was interrupted).
+const DROP_SECONDARY: &str = "DROP INDEX IF EXISTS names_by_name; \
+     DROP INDEX IF EXISTS mentions_by_name; DROP INDEX IF EXISTS edges_by_dst;";
+const CREATE_SECONDARY: &str = "CREATE INDEX IF NOT EXISTS names_by_name ON names(name); \
+     CREATE INDEX IF NOT EXISTS mentions_by_name ON mentions(name); \
+     CREATE INDEX IF NOT EXISTS edges_by_dst ON edges(dst_id, src_id);";
+
+/// Above this many bearers a name gets a `Nearest` index instead of a linear scan.
+const MANY_BEARERS: usize = 16;
 
 /// Results per write transaction.
 const BATCH: usize = 512;
-/// Below this many bytes to scan, the lookup engine beats building an automaton.
-const LOOKUP_MAX_BYTES: u64 = 2 * 1024 * 1024;
+/// Up to this many files and bytes, scanning looks names up instead of loading them all.
+/// (A static so tests can force either path: the result must be the same.)
+pub(crate) static SMALL_FILES: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(32);
+const SMALL_BYTES: u64 = 128 * 1024;
 /// Above this many bytes to scan, a forced DFA pays for its build.
 const DFA_MIN_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -36,6 +59,30 @@ pub(crate) struct Bearers {
 }
 
 impl Bearers {
+    /// The bearers of just these names.
+    fn for_names<'a>(
+        conn: &Connection,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Bearers> {
+        let mut b = Bearers {
+            by_name: FnvMap::default(),
+            paths: FnvMap::default(),
+        };
+        let mut stmt = conn.prepare_cached(
+            "SELECT n.file_id, f.path FROM names n JOIN files f ON f.id = n.file_id WHERE n.name = ?1",
+        )?;
+        for n in names {
+            let mut ids = Vec::new();
+            for row in stmt.query_map([n], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
+                let (id, path) = row?;
+                ids.push(id);
+                b.paths.insert(id, path);
+            }
+            b.by_name.insert(n.to_string(), ids);
+        }
+        Ok(b)
+    }
+
     fn load(conn: &Connection) -> Result<Bearers> {
         let mut paths: FnvMap<i64, String> = FnvMap::default();
         let mut stmt = conn.prepare_cached("SELECT id, path FROM files")?;
@@ -64,6 +111,10 @@ struct Run<'a> {
     excluded: HashMap<i64, String>,
     /// Hash -> content_changed_at of files that left the index (renames keep their date).
     left: HashMap<String, String>,
+    /// Full rebuild: excluded files are deleted after the pass (indexes are back by then).
+    deferred: Vec<i64>,
+    /// Nearest-bearer indexes of names with many bearers, built on first use.
+    nearest: HashMap<String, Nearest>,
 }
 
 pub(crate) fn apply(
@@ -72,6 +123,12 @@ pub(crate) fn apply(
     plan: Plan,
     progress: Option<&indicatif::ProgressBar>,
 ) -> Result<IndexReport> {
+    // The index's inserts touch several B-trees at random; the default 2 MB page cache thrashes.
+    conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
+    if !plan.full {
+        crate::store::write(conn, |tx| Ok(tx.execute_batch(CREATE_SECONDARY)?))?;
+    }
+    let t0 = std::time::Instant::now();
     let mut run = Run {
         ctx,
         full: plan.full,
@@ -79,6 +136,8 @@ pub(crate) fn apply(
         report: IndexReport::default(),
         excluded: HashMap::new(),
         left: plan.previous.clone(),
+        nearest: HashMap::new(),
+        deferred: Vec::new(),
     };
     let names_cfg = &ctx.config.names;
     // Names that leave with removed files, and names that arrive with added ones.
@@ -112,9 +171,19 @@ pub(crate) fn apply(
     }
     // One transaction: removals, additions (placeholder hash), skipped rows.
     let mut added_ids: Vec<i64> = Vec::with_capacity(plan.added.len());
-    crate::store::write(conn, |tx| {
+    // A full rebuild empties every table itself, so foreign keys only cost time (and keep
+    // SQLite from truncating tables whole); they are back on before anything is deleted singly.
+    if plan.full {
+        conn.pragma_update(None, "foreign_keys", "OFF")?;
+    }
+    let written = crate::store::write(conn, |tx| {
         if plan.full {
-            tx.execute("DELETE FROM files", [])?;
+            // Children first: each table then empties without per-row foreign-key work.
+            tx.execute_batch(
+                "DELETE FROM edges; DELETE FROM mentions; DELETE FROM names; DELETE FROM files;",
+            )?;
+            // Bulk loading into sorted-afterwards indexes beats random inserts into them.
+            tx.execute_batch(DROP_SECONDARY)?;
         }
         for (id, _) in &plan.removed {
             tx.execute("DELETE FROM files WHERE id = ?1", [id])?;
@@ -134,8 +203,26 @@ pub(crate) fn apply(
             added_ids.push(id);
         }
         write_skips(tx, &plan.skips)?;
+        // Names only grow this bound; a removed long name leaves it loose, never wrong.
+        let added_max = added_names
+            .iter()
+            .flatten()
+            .map(|(n, _)| n.len())
+            .max()
+            .unwrap_or(0);
+        let bound = if plan.full {
+            added_max
+        } else {
+            added_max.max(max_name_len(tx)?)
+        };
+        crate::store::meta_set(tx, META_MAX_NAME_LEN, &bound.to_string())?;
         Ok(())
-    })?;
+    });
+    if plan.full {
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+    }
+    written?;
+    debug("files and names written", t0);
     run.report.removed = plan.removed.len() as u64;
     run.report.added = plan.added.len() as u64;
 
@@ -198,31 +285,58 @@ pub(crate) fn apply(
             .filter(|w| w.kind != WorkKind::Probe)
             .map(|w| sizes.get(w.path.as_str()).copied().unwrap_or(4096))
             .sum();
-        let engine = if bytes <= LOOKUP_MAX_BYTES && work.len() < 256 {
-            Engine::Lookup
-        } else if bytes >= DFA_MIN_BYTES {
-            Engine::Dfa
-        } else {
-            Engine::Automaton
-        };
-        let bearers = Bearers::load(conn)?;
-        let names: Vec<&str> = bearers.by_name.keys().map(String::as_str).collect();
-        let matcher = Matcher::new(&names, engine)?;
-        drop(names);
+        let probing = if first { probe.as_ref() } else { None };
         let before: HashSet<i64> = run.excluded.keys().copied().collect();
         if let Some(bar) = progress {
             bar.inc_length(work.len() as u64);
         }
-        pass(
-            &mut run,
-            conn,
-            &work,
-            &matcher,
-            if first { probe.as_ref() } else { None },
-            &bearers,
-            progress,
-        )?;
+        if probing.is_none()
+            && work.len() <= SMALL_FILES.load(std::sync::atomic::Ordering::Relaxed)
+            && bytes <= SMALL_BYTES
+        {
+            small_pass(&mut run, conn, &work)?;
+        } else {
+            let engine = if bytes >= DFA_MIN_BYTES {
+                Engine::Dfa
+            } else {
+                Engine::Automaton
+            };
+            let bearers = Bearers::load(conn)?;
+            let names: Vec<&str> = bearers.by_name.keys().map(String::as_str).collect();
+            debug("bearers loaded", t0);
+            let matcher = Matcher::new(&names, engine)?;
+            drop(names);
+            debug(
+                &format!("matcher built ({engine:?}, {} names)", matcher.len()),
+                t0,
+            );
+            // A full rebuild inserts only rows whose parents exist (excluded files are deleted
+            // after the pass, with foreign keys back on, so their edges cascade): the
+            // per-row foreign-key lookups are pure cost there.
+            let no_fk = run.full;
+            if no_fk {
+                conn.pragma_update(None, "foreign_keys", "OFF")?;
+            }
+            let passed = pass(&mut run, conn, &work, &matcher, probing, &bearers, progress);
+            if no_fk {
+                conn.pragma_update(None, "foreign_keys", "ON")?;
+            }
+            passed?;
+        }
         first = false;
+        debug("pass done", t0);
+        if run.full {
+            let deferred = std::mem::take(&mut run.deferred);
+            crate::store::write(conn, |tx| {
+                tx.execute_batch(CREATE_SECONDARY)?;
+                let mut del = tx.prepare_cached("DELETE FROM files WHERE id = ?1")?;
+                for id in &deferred {
+                    del.execute([id])?;
+                }
+                Ok(())
+            })?;
+            debug("indexes recreated", t0);
+        }
         // Files dropped by this pass: their names leave; rescan whoever mentioned the vanished.
         let mut dropped_names: HashSet<String> = HashSet::new();
         for (id, path) in &run.excluded {
@@ -233,11 +347,18 @@ pub(crate) fn apply(
         let gone = without_bearers(conn, dropped_names.iter())?;
         let next = mention_sources(conn, &gone)?;
         reresolve.extend(dropped_names);
-        work = indexed_files(conn)?
-            .into_iter()
-            .filter(|(id, _, _)| next.contains(id))
-            .map(|(id, path, hash)| Work::new(id, &path, WorkKind::Scan, Some(hash)))
-            .collect();
+        work = if next.is_empty() {
+            Vec::new()
+        } else {
+            indexed_files(conn)?
+                .into_iter()
+                .filter(|(id, _, _)| next.contains(id))
+                .map(|(id, path, hash)| Work::new(id, &path, WorkKind::Scan, Some(hash)))
+                .collect()
+        };
+    }
+    if run.full {
+        crate::store::write(conn, |tx| Ok(tx.execute_batch(CREATE_SECONDARY)?))?;
     }
     if !reresolve.is_empty() {
         let mut names: Vec<String> = reresolve.into_iter().collect();
@@ -251,7 +372,65 @@ pub(crate) fn apply(
             })?;
         }
     }
+    debug("re-resolved", t0);
     Ok(run.report)
+}
+
+/// `meta` key: an upper bound of the byte length of every name (exact after a full rebuild).
+const META_MAX_NAME_LEN: &str = "max_name_len";
+
+/// The stored bound, or the exact value when none is stored.
+fn max_name_len(conn: &Connection) -> Result<usize> {
+    if let Some(v) = crate::store::meta_get(conn, META_MAX_NAME_LEN)? {
+        if let Ok(n) = v.parse() {
+            return Ok(n);
+        }
+    }
+    let n = conn.query_row(
+        "SELECT coalesce(max(length(CAST(name AS BLOB))), 0) FROM names",
+        [],
+        |r| r.get::<_, i64>(0),
+    )?;
+    Ok(n as usize)
+}
+
+/// Reads and scans a few files on this thread without loading every name: the names that can
+/// occur in a file are among its boundary-valid substrings, so those are looked up in `names`
+/// and a matcher over just the ones found gives the same mentions as one over all names.
+fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]) -> Result<()> {
+    let max = run.ctx.config.limits.max_file_bytes;
+    let root = run.ctx.ws.root.clone();
+    let max_len = max_name_len(conn)?;
+    let mut outcomes = Vec::with_capacity(work.len());
+    {
+        let mut exists = conn.prepare_cached("SELECT 1 FROM names WHERE name = ?1 LIMIT 1")?;
+        for w in work {
+            outcomes.push(read_file(&root, w, max, None, |bytes| {
+                let mut found: Vec<&str> = Vec::new();
+                for c in candidates(bytes, max_len) {
+                    if let Ok(s) = std::str::from_utf8(c) {
+                        if exists.exists([s])? {
+                            found.push(s);
+                        }
+                    }
+                }
+                Ok(found_by(&Matcher::new(&found, Engine::Lookup)?, bytes))
+            })?);
+        }
+    }
+    let mut names: HashSet<&str> = HashSet::new();
+    for o in &outcomes {
+        if let Outcome::Scanned { mentions, .. } = o {
+            names.extend(mentions.iter().map(|m| m.name.as_str()));
+        }
+    }
+    let bearers = Bearers::for_names(conn, names)?;
+    crate::store::write(conn, |tx| {
+        for o in outcomes {
+            write_outcome(run, tx, o, &bearers)?;
+        }
+        Ok(())
+    })
 }
 
 /// Reads and scans `work` in parallel; one writer (this thread) commits batches.
@@ -266,14 +445,15 @@ fn pass(
 ) -> Result<()> {
     let max = run.ctx.config.limits.max_file_bytes;
     let root = &run.ctx.ws.root;
-    let (tx, rx) = mpsc::sync_channel::<Outcome>(1024);
+    let (tx, rx) = mpsc::sync_channel::<Result<Outcome>>(1024);
     std::thread::scope(|s| -> Result<()> {
         s.spawn(move || {
             work.par_iter().for_each_with(tx, |tx, w| {
-                let _ = tx.send(read_file(root, w, max, matcher, probe));
+                let o = read_file(root, w, max, probe, |b| Ok(found_by(matcher, b)));
+                let _ = tx.send(o);
             });
         });
-        let mut batch: Vec<Outcome> = Vec::with_capacity(BATCH);
+        let mut batch: Vec<Result<Outcome>> = Vec::with_capacity(BATCH);
         let mut rx_iter = rx.into_iter().peekable();
         while rx_iter.peek().is_some() {
             batch.clear();
@@ -286,7 +466,7 @@ fn pass(
             let n = batch.len() as u64;
             crate::store::write(conn, |tx| {
                 for o in batch.drain(..) {
-                    write_outcome(run, tx, o, matcher, bearers)?;
+                    write_outcome(run, tx, o?, bearers)?;
                 }
                 Ok(())
             })?;
@@ -302,7 +482,6 @@ fn write_outcome(
     run: &mut Run<'_>,
     tx: &Transaction<'_>,
     o: Outcome,
-    matcher: &Matcher,
     bearers: &Bearers,
 ) -> Result<()> {
     match o {
@@ -319,8 +498,12 @@ fn write_outcome(
             size,
             mtime_ns,
         } => {
-            tx.prepare_cached("DELETE FROM files WHERE id = ?1")?
-                .execute([id])?;
+            if run.full {
+                run.deferred.push(id);
+            } else {
+                tx.prepare_cached("DELETE FROM files WHERE id = ?1")?
+                    .execute([id])?;
+            }
             if let Some(reason) = reason {
                 tx.prepare_cached(
                     "INSERT OR REPLACE INTO skipped(path, reason, size, mtime_ns) VALUES (?1, ?2, ?3, ?4)",
@@ -328,6 +511,8 @@ fn write_outcome(
                 .execute(params![path, reason, size.map(|s| s as i64), mtime_ns])?;
             }
             run.excluded.insert(id, path);
+            // Cached nearest-bearer indexes may include the excluded file.
+            run.nearest.clear();
         }
         Outcome::Scanned {
             id,
@@ -339,10 +524,13 @@ fn write_outcome(
             mentions,
         } => {
             run.report.files_read += 1;
-            tx.prepare_cached("DELETE FROM mentions WHERE src_id = ?1")?
-                .execute([id])?;
-            tx.prepare_cached("DELETE FROM edges WHERE src_id = ?1")?
-                .execute([id])?;
+            if old_hash.is_some() {
+                // A file just added has no mentions or edges yet.
+                tx.prepare_cached("DELETE FROM mentions WHERE src_id = ?1")?
+                    .execute([id])?;
+                tx.prepare_cached("DELETE FROM edges WHERE src_id = ?1")?
+                    .execute([id])?;
+            }
             let mut ins_m = tx.prepare_cached(
                 "INSERT INTO mentions(src_id, name, line, text) VALUES (?1, ?2, ?3, ?4)",
             )?;
@@ -351,16 +539,28 @@ fn write_outcome(
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?;
             for m in &mentions {
-                let name = matcher.name(m.name);
+                let name = m.name.as_str();
                 ins_m.execute(params![id, name, m.line, m.text])?;
                 let Some(ids) = bearers.by_name.get(name) else {
                     continue;
                 };
-                let cands = ids
-                    .iter()
-                    .filter(|b| !run.excluded.contains_key(b))
-                    .filter_map(|b| bearers.paths.get(b).map(|p| (*b, p.as_str())));
-                if let Some((dst, res)) = resolve(&path, cands) {
+                let resolved = if ids.len() > MANY_BEARERS {
+                    let idx = run.nearest.entry(name.to_string()).or_insert_with(|| {
+                        Nearest::new(
+                            ids.iter()
+                                .filter(|b| !run.excluded.contains_key(b))
+                                .filter_map(|b| bearers.paths.get(b).map(|p| (*b, p.as_str()))),
+                        )
+                    });
+                    idx.resolve(&path)
+                } else {
+                    let cands = ids
+                        .iter()
+                        .filter(|b| !run.excluded.contains_key(b))
+                        .filter_map(|b| bearers.paths.get(b).map(|p| (*b, p.as_str())));
+                    resolve(&path, cands)
+                };
+                if let Some((dst, res)) = resolved {
                     ins_e.execute(params![id, dst, name, m.line, m.text, res.as_str()])?;
                 }
             }
@@ -498,10 +698,10 @@ fn reresolve_name(tx: &Transaction<'_>, name: &str) -> Result<()> {
     let mut ins = tx.prepare_cached(
         "INSERT INTO edges(src_id, dst_id, name, line, text, resolution) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
+    let idx = Nearest::new(bearers.iter().map(|(id, p)| (*id, p.as_str())));
     for (src, path, line, text) in rows {
         del.execute(params![src, name, line])?;
-        let cands = bearers.iter().map(|(id, p)| (*id, p.as_str()));
-        if let Some((dst, res)) = resolve(&path, cands) {
+        if let Some((dst, res)) = idx.resolve(&path) {
             ins.execute(params![src, dst, name, line, text, res.as_str()])?;
         }
     }

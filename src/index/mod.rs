@@ -88,9 +88,7 @@ pub fn run(ctx: &Ctx, opts: &IndexOptions) -> Result<IndexReport> {
             "scope, names or limits changed since the index was built: full rebuild".to_string(),
         );
     }
-    let walked = walk::walk(&ctx.ws, &ctx.config)?;
-    let walk_errors = walked.errors;
-    let plan = plan::from_walk(&conn, walked, full)?;
+    let (plan, walk_errors) = plan::from_walk(&conn, || walk::walk(&ctx.ws, &ctx.config), full)?;
     if full {
         crate::store::write(&mut conn, |tx| meta_set(tx, META_IN_PROGRESS, &now()))?;
     }
@@ -245,3 +243,6 @@ pub(crate) fn file_freshness(
         _ => Freshness::Missing,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -89,8 +89,29 @@ fn still_skipped(prev: Option<&Skip>, e: &Entry) -> Option<Skip> {
     (s.size == Some(e.size) && s.mtime_ns == Some(e.mtime_ns)).then(|| s.clone())
 }
 
-/// The plan for a walk: `full` rebuilds everything.
-pub fn from_walk(conn: &Connection, walked: Walked, full: bool) -> Result<Plan> {
+/// The plan for a walk: `full` rebuilds everything. The walk runs on its own thread while the
+/// stored state is loaded, so an incremental run costs about the walk alone.
+pub fn from_walk(
+    conn: &Connection,
+    walk: impl FnOnce() -> Result<Walked> + Send,
+    full: bool,
+) -> Result<(Plan, u64)> {
+    let (walked, stored, skipped) = std::thread::scope(|s| -> Result<_> {
+        let handle = s.spawn(walk);
+        let loaded = if full {
+            None
+        } else {
+            Some((load_files(conn), load_skipped(conn)))
+        };
+        let walked = handle
+            .join()
+            .map_err(|_| anyhow::anyhow!("the walk thread panicked"))??;
+        Ok(match loaded {
+            None => (walked, HashMap::new(), HashMap::new()),
+            Some((f, k)) => (walked, f?, k?),
+        })
+    })?;
+    let errors = walked.errors;
     if full {
         let mut previous = HashMap::new();
         let mut stmt = conn.prepare_cached("SELECT hash, content_changed_at FROM files")?;
@@ -98,17 +119,17 @@ pub fn from_walk(conn: &Connection, walked: Walked, full: bool) -> Result<Plan> 
         while let Some(r) = rows.next()? {
             previous.insert(r.get(0)?, r.get(1)?);
         }
-        return Ok(Plan {
+        let plan = Plan {
             full,
             added: walked.entries,
             removed: Vec::new(),
             checks: Vec::new(),
             skips: SkipUpdate::Replace(walked.skipped),
             previous,
-        });
+        };
+        return Ok((plan, errors));
     }
-    let mut stored = load_files(conn)?;
-    let skipped = load_skipped(conn)?;
+    let mut stored = stored;
     let mut skips = walked.skipped;
     let mut added = Vec::new();
     let mut checks = Vec::new();
@@ -127,21 +148,23 @@ pub fn from_walk(conn: &Connection, walked: Walked, full: bool) -> Result<Plan> 
     }
     let mut removed: Vec<(i64, String)> = stored.into_iter().map(|(p, s)| (s.id, p)).collect();
     removed.sort();
-    Ok(Plan {
+    let plan = Plan {
         full,
         added,
         removed,
         checks,
         skips: SkipUpdate::Replace(skips),
         previous: HashMap::new(),
-    })
+    };
+    Ok((plan, errors))
 }
 
 /// The plan for exactly these root-relative paths (no walk).
 pub fn from_paths(ctx: &Ctx, conn: &Connection, paths: &[String]) -> Result<Plan> {
     let filter = PathFilter::new(&ctx.ws, &ctx.config)?;
     let max = ctx.config.limits.max_file_bytes;
-    let mut stored = load_files(conn)?;
+    let mut one =
+        conn.prepare_cached("SELECT id, size, mtime_ns, hash FROM files WHERE path = ?1")?;
     let skipped = load_skipped(conn)?;
     let mut plan = Plan {
         full: false,
@@ -160,7 +183,18 @@ pub fn from_paths(ctx: &Ctx, conn: &Connection, paths: &[String]) -> Result<Plan
         let md = std::fs::metadata(ctx.ws.abs(p))
             .ok()
             .filter(|m| m.is_file() && filter.in_scope(p));
-        let prev = stored.remove(p);
+        let prev = {
+            use rusqlite::OptionalExtension;
+            one.query_row([p], |r| {
+                Ok(Stored {
+                    id: r.get(0)?,
+                    size: r.get::<_, i64>(1)? as u64,
+                    mtime_ns: r.get(2)?,
+                    hash: r.get(3)?,
+                })
+            })
+            .optional()?
+        };
         let Some(md) = md else {
             if let Some(s) = prev {
                 plan.removed.push((s.id, p.clone()));

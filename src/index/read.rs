@@ -7,7 +7,9 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::scan::matcher::{Matcher, Mention};
+use anyhow::Result;
+
+use crate::scan::matcher::Matcher;
 
 /// Bytes inspected for a NUL to call a file binary.
 pub const BINARY_SNIFF: usize = 8 * 1024;
@@ -61,24 +63,34 @@ pub enum Outcome {
         mtime_ns: i64,
         hash: String,
         old_hash: Option<String>,
-        mentions: Vec<Mention>,
+        mentions: Vec<Found>,
     },
 }
 
-/// Reads `w` under `root` and decides what the index should record.
+/// One mention, name spelled out.
+pub struct Found {
+    pub name: String,
+    pub line: u32,
+    pub text: String,
+}
+
+/// Reads `w` under `root` and decides what the index should record; `scan` finds the mentions
+/// (`(name, line, text)`) in the bytes when the file needs scanning.
 pub fn read_file(
     root: &Path,
     w: &Work,
     max: u64,
-    matcher: &Matcher,
     probe: Option<&Matcher>,
-) -> Outcome {
-    let excluded = |reason, size, mtime_ns| Outcome::Excluded {
-        id: w.id,
-        path: w.path.clone(),
-        reason,
-        size,
-        mtime_ns,
+    scan: impl FnOnce(&[u8]) -> Result<Vec<Found>>,
+) -> Result<Outcome> {
+    let excluded = |reason, size, mtime_ns| {
+        Ok(Outcome::Excluded {
+            id: w.id,
+            path: w.path.clone(),
+            reason,
+            size,
+            mtime_ns,
+        })
     };
     let file = match std::fs::File::open(root.join(&w.path)) {
         Ok(f) => f,
@@ -111,22 +123,35 @@ pub fn read_file(
         WorkKind::Check | WorkKind::Probe => !same || probe.is_some_and(|p| p.any_valid(&bytes)),
     };
     if !needs_scan {
-        return match w.kind {
+        return Ok(match w.kind {
             WorkKind::Probe => Outcome::Untouched,
             _ => Outcome::Same {
                 id: w.id,
                 size,
                 mtime_ns,
             },
-        };
+        });
     }
-    Outcome::Scanned {
+    Ok(Outcome::Scanned {
         id: w.id,
         path: w.path.clone(),
         size,
         mtime_ns,
         hash,
         old_hash: w.old_hash.clone(),
-        mentions: matcher.mentions(&bytes),
-    }
+        mentions: scan(&bytes)?,
+    })
+}
+
+/// The mentions of `matcher` in `bytes`, with names as strings.
+pub fn found_by(matcher: &Matcher, bytes: &[u8]) -> Vec<Found> {
+    matcher
+        .mentions(bytes)
+        .into_iter()
+        .map(|m| Found {
+            name: matcher.name(m.name).to_string(),
+            line: m.line,
+            text: m.text,
+        })
+        .collect()
 }

@@ -15,7 +15,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{WalkBuilder, WalkState};
 
 use crate::config::{Config, Scope};
-use crate::workspace::Workspace;
+use crate::workspace::{Workspace, STATE_DIR};
 
 /// A file the walk found in scope: root-relative path, size, mtime in ns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,6 +169,9 @@ fn error_reason(err: &ignore::Error) -> (&'static str, Option<PathBuf>) {
         ignore::Error::Io(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
             ("unreadable", None)
         }
+        ignore::Error::Io(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            ("broken-symlink", None)
+        }
         _ => ("walk-error", None),
     }
 }
@@ -201,7 +204,10 @@ pub fn walk(ws: &Workspace, config: &Config) -> Result<Walked> {
             if !e.file_type().is_some_and(|t| t.is_dir()) || e.depth() == 0 {
                 return true;
             }
-            if e.file_name() == ".git" || e.path() == state_dir {
+            if e.file_name() == ".git"
+                || e.path() == state_dir
+                || (e.depth() == 1 && e.file_name() == STATE_DIR)
+            {
                 return false;
             }
             rel_of(&root, e.path()).is_some_and(|rel| scope.may_enter(&rel))
@@ -242,6 +248,15 @@ pub fn walk(ws: &Workspace, config: &Config) -> Result<Walked> {
                 return WalkState::Continue;
             };
             if !scope.includes_file(&rel) {
+                return WalkState::Continue;
+            }
+            if rel.contains(['\n', '\r']) {
+                let _ = tx.send(Err(Skip {
+                    path: rel,
+                    reason: "line-break-in-name",
+                    size: None,
+                    mtime_ns: None,
+                }));
                 return WalkState::Continue;
             }
             let msg = match entry.metadata() {
@@ -307,11 +322,14 @@ impl PathFilter {
     }
 
     pub fn in_scope(&self, rel: &str) -> bool {
-        if !self.scope.includes_file(rel) || rel.split('/').any(|c| c == ".git") {
+        if !self.scope.includes_file(rel)
+            || rel.split('/').any(|c| c == ".git")
+            || rel.contains(['\n', '\r'])
+        {
             return false;
         }
         let abs = self.root.join(rel);
-        if abs.starts_with(&self.state_dir) {
+        if abs.starts_with(&self.state_dir) || abs.starts_with(self.root.join(STATE_DIR)) {
             return false;
         }
         let dirs: Vec<&str> = rel.rmatch_indices('/').map(|(i, _)| &rel[..i]).collect();

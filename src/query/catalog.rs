@@ -112,6 +112,12 @@ pub fn parse(stem: &str, sql: &'static str) -> Result<CannedQuery> {
     for line in lines {
         if let Some(rest) = line.strip_prefix("param:") {
             params.push(parse_param(rest.trim())?);
+        } else if let Some(rest) = line.strip_prefix("params:") {
+            // `-- params: (none)` says so explicitly; otherwise the same form as `param:`.
+            let rest = rest.trim();
+            if !(rest.is_empty() || rest.eq_ignore_ascii_case("(none)") || rest == "none") {
+                params.push(parse_param(rest)?);
+            }
         } else if line.is_empty() {
             continue;
         } else if description.is_none() {
@@ -187,6 +193,8 @@ mod tests {
         assert_eq!(q.params[0].description, "The file.");
         assert_eq!(q.params[1].signature(), ":depth int = 3");
         assert_eq!(q.params[1].description, "Hops.");
+        let none = parse("n", "-- name: n\n-- What.\n-- params: (none)\nSELECT 1")?;
+        assert!(none.params.is_empty() && none.notes.is_empty());
         Ok(())
     }
 

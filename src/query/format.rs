@@ -97,36 +97,47 @@ struct Delimited<'w> {
 }
 
 impl Delimited<'_> {
-    fn line(&mut self, cells: impl Iterator<Item = String>) -> Result<()> {
-        let (sep, eol) = if self.csv {
-            (",", "\r\n")
-        } else {
-            ("\t", "\n")
-        };
-        let mut first = true;
-        for cell in cells {
-            if !first {
-                self.out.write_all(sep.as_bytes())?;
-            }
-            first = false;
-            let cell = if self.csv {
-                escape_csv(&cell)
-            } else {
-                escape_tsv(&cell)
-            };
-            self.out.write_all(cell.as_bytes())?;
+    fn cell(&mut self, first: bool, text: &str) -> Result<()> {
+        if !first {
+            self.out.write_all(if self.csv { b"," } else { b"\t" })?;
         }
-        self.out.write_all(eol.as_bytes())?;
+        // Plain cells (the common case) go out without an escaped copy.
+        let needs = if self.csv {
+            text.contains([',', '"', '\n', '\r'])
+        } else {
+            text.contains(['\t', '\n', '\r', '\\'])
+        };
+        if !needs {
+            self.out.write_all(text.as_bytes())?;
+        } else if self.csv {
+            self.out.write_all(escape_csv(text).as_bytes())?;
+        } else {
+            self.out.write_all(escape_tsv(text).as_bytes())?;
+        }
+        Ok(())
+    }
+
+    fn eol(&mut self) -> Result<()> {
+        self.out.write_all(if self.csv { b"\r\n" } else { b"\n" })?;
         Ok(())
     }
 }
 
 impl Sink for Delimited<'_> {
     fn begin(&mut self, columns: &[String]) -> Result<()> {
-        self.line(columns.iter().cloned())
+        for (i, c) in columns.iter().enumerate() {
+            self.cell(i == 0, c)?;
+        }
+        self.eol()
     }
     fn row(&mut self, values: &[ValueRef<'_>]) -> Result<()> {
-        self.line(values.iter().map(plain))
+        for (i, v) in values.iter().enumerate() {
+            match v {
+                ValueRef::Text(t) => self.cell(i == 0, &String::from_utf8_lossy(t))?,
+                other => self.cell(i == 0, &plain(other))?,
+            }
+        }
+        self.eol()
     }
     fn end(&mut self) -> Result<()> {
         self.out.flush()?;

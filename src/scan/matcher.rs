@@ -284,6 +284,28 @@ impl Matcher {
     }
 }
 
+/// Every boundary-valid substring of `hay` at most `max_len` bytes long and without a line
+/// break: the only strings that can be mentions of names of that length (paths never hold a
+/// line break; the walk skips any that does).
+pub fn candidates(hay: &[u8], max_len: usize) -> HashSet<&[u8]> {
+    let mut out = HashSet::new();
+    for s in 0..hay.len() {
+        if !start_ok(hay, s) || hay[s] == b'\n' {
+            continue;
+        }
+        let top = hay.len().min(s + max_len);
+        for e in s + 1..=top {
+            if hay[e - 1] == b'\n' {
+                break;
+            }
+            if end_ok(hay, e) {
+                out.insert(&hay[s..e]);
+            }
+        }
+    }
+    out
+}
+
 /// The line holding byte `at`, trimmed, lossy UTF-8, at most `MAX_TEXT_CHARS` characters.
 pub fn evidence(hay: &[u8], at: usize) -> String {
     let start = memchr::memrchr(b'\n', &hay[..at]).map_or(0, |i| i + 1);

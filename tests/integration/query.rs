@@ -261,3 +261,161 @@ fn list_and_schema_document_themselves() {
     // Neither command needs a database.
     assert!(!Path::new(&p.path(".src/src.db")).exists());
 }
+
+// ---- End to end: the query-basic fixture indexed by the real engine, edits recorded by the
+// ---- real hook. Expected rows follow from the graph described in fixtures/query-basic/README.md.
+
+/// Records one Edit through `src hook post-tool-use`, as Claude Code would send it.
+fn record_edit(p: &Project, session: &str, rel: &str, agent: Option<&str>, n: u32) {
+    let mut payload = serde_json::json!({
+        "session_id": session,
+        "hook_event_name": "PostToolUse",
+        "cwd": p.root(),
+        "tool_name": "Edit",
+        "tool_input": {"file_path": p.path(rel)},
+        "tool_response": {"filePath": p.path(rel)},
+        "tool_use_id": format!("toolu_{session}_{n}"),
+    });
+    if let Some(a) = agent {
+        payload["agent_id"] = serde_json::json!(format!("agent-{a}"));
+        payload["agent_type"] = serde_json::json!(a);
+    }
+    crate::util::src()
+        .current_dir(p.root())
+        .env("CLAUDE_PROJECT_DIR", p.root())
+        .args(["hook", "post-tool-use"])
+        .write_stdin(payload.to_string())
+        .assert()
+        .success();
+}
+
+fn indexed() -> Project {
+    let p = Project::from_fixture("query-basic");
+    p.src().arg("index").assert().success();
+    p
+}
+
+/// Rows of a canned query (TSV), without the header, each cut to its first `n` columns.
+fn query_rows(p: &Project, args: &[&str], n: usize) -> Vec<String> {
+    let out = stdout_of(p.src().arg("query").args(args));
+    out.lines()
+        .skip(1)
+        .map(|l| l.split('\t').take(n).collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+const PLANNER: &str = ".claude/agents/planner.md";
+const BUILDER: &str = ".claude/agents/builder.md";
+const REVIEWER: &str = ".claude/agents/reviewer.md";
+const STYLE: &str = ".claude/rules/style-guide.md";
+const H: &str = ".claude/hooks/";
+
+#[test]
+fn graph_queries_on_an_indexed_tree() {
+    let p = indexed();
+    let file = |f: &str| format!("file={f}");
+    assert_eq!(
+        query_rows(&p, &["dependents", "-p", &file(BUILDER)], 2),
+        [format!("{PLANNER} 4"), format!("{REVIEWER} 4")]
+    );
+    assert_eq!(
+        query_rows(&p, &["references", "-p", &file(REVIEWER)], 1),
+        [BUILDER, STYLE]
+    );
+    assert_eq!(
+        query_rows(&p, &["transitive", "-p", &file(STYLE)], 3),
+        [
+            format!("{BUILDER} 1 {BUILDER} -> {STYLE}"),
+            format!("{REVIEWER} 1 {REVIEWER} -> {STYLE}"),
+            format!("{PLANNER} 2 {PLANNER} -> {BUILDER} -> {STYLE}"),
+            format!("CLAUDE.md 3 CLAUDE.md -> {PLANNER} -> {BUILDER} -> {STYLE}"),
+        ]
+    );
+    assert_eq!(
+        query_rows(&p, &["transitive", "-p", &file(STYLE), "-p", "depth=1"], 1).len(),
+        2
+    );
+    assert_eq!(
+        query_rows(&p, &["cycles"], 2),
+        [
+            format!("2 {BUILDER} -> {PLANNER} -> {BUILDER}"),
+            format!(
+                "3 {H}first-step.sh -> {H}second-step.sh -> {H}third-step.sh -> {H}first-step.sh"
+            ),
+        ]
+    );
+    assert_eq!(
+        query_rows(&p, &["orphans"], 1),
+        [
+            ".claude/docs/checklist.md",
+            ".claude/notes/lonely-note.md",
+            ".claude/rules/checklist.md"
+        ]
+    );
+    assert_eq!(
+        query_rows(&p, &["unresolved"], 5),
+        [format!("{REVIEWER} 5 checklist.md ambiguous 2")]
+    );
+    // The stable `edges` contract agrees with the per-file view.
+    let edges = query_rows(&p, &["edges"], 2);
+    assert!(
+        edges.contains(&format!("{REVIEWER} {BUILDER}")),
+        "{edges:?}"
+    );
+    let patterns = query_rows(&p, &["patterns"], 3);
+    assert!(patterns.contains(&format!("{BUILDER} builder.md basename")));
+}
+
+#[test]
+fn event_queries_on_recorded_edits() {
+    let p = indexed();
+    record_edit(&p, "s1", BUILDER, Some("implementer"), 1);
+    record_edit(&p, "s1", BUILDER, Some("implementer"), 2);
+    record_edit(&p, "s1", PLANNER, None, 3);
+    record_edit(&p, "s1", ".claude/notes/lonely-note.md", None, 4);
+    record_edit(&p, "s2", PLANNER, None, 1);
+    record_edit(&p, "s2", BUILDER, None, 2);
+    record_edit(&p, "s2", ".claude/notes/lonely-note.md", None, 3);
+    record_edit(&p, "s2", ".claude/notes/new-idea.md", None, 4);
+
+    assert_eq!(
+        query_rows(&p, &["session-changes", "-p", "session=s1"], 4),
+        [
+            format!("{BUILDER} Edit implementer 2"),
+            format!("{PLANNER} Edit  1"),
+            ".claude/notes/lonely-note.md Edit  1".to_string(),
+        ]
+    );
+    assert_eq!(
+        query_rows(&p, &["session-changes", "-p", "session=latest"], 1).len(),
+        4
+    );
+    // Pairs edited together in both sessions; only planner/builder mention each other.
+    assert_eq!(
+        query_rows(&p, &["co-change"], 4),
+        [
+            format!("{BUILDER} {PLANNER} 2 1"),
+            format!("{BUILDER} .claude/notes/lonely-note.md 2 0"),
+            format!("{PLANNER} .claude/notes/lonely-note.md 2 0"),
+        ]
+    );
+    let hot = query_rows(&p, &["hotspots", "-p", "limit=2"], 4);
+    assert_eq!(
+        hot,
+        [format!("{BUILDER} 2 2 3"), format!("{PLANNER} 2 3 2")]
+    );
+    // Edited after the scan: the three indexed files, and the new note the index never read.
+    let mut stale = query_rows(&p, &["stale"], 3);
+    stale.sort();
+    assert_eq!(stale.len(), 4, "{stale:?}");
+    assert!(stale[0].starts_with(".claude/agents/builder.md edited "));
+    assert!(stale
+        .iter()
+        .any(|r| r == ".claude/notes/new-idea.md unindexed "));
+    // Really changing builder.md and re-indexing reads it again: it is no longer stale.
+    p.write(BUILDER, "---\nname: builder\n---\nBuilds.\n");
+    p.src().arg("index").assert().success();
+    let stale = query_rows(&p, &["stale"], 1);
+    assert!(!stale.iter().any(|r| r == BUILDER), "{stale:?}");
+    assert!(stale.iter().any(|r| r == PLANNER), "{stale:?}");
+}

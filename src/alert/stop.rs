@@ -1,0 +1,274 @@
+//! What happens when an implementer stops: collect the session's new edits, reconcile edits
+//! made without a hook, refresh the index for exactly those files, find their dependents, and
+//! store one alert (seed component 2, adapted: see ARCHITECTURE.md, "Hooks").
+//!
+//! Owns the order of those steps. Invariant: changed files are never their own or each other's
+//! dependents; events at or below the watermark are never reported again, and the watermark
+//! moves in the transaction that stores the alert; while a cascade is active no impact alert is
+//! raised, only a suppression note.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use rusqlite::Connection;
+
+use super::format::{self, Analysis, Dependent, Kind, Named};
+use super::{advance, head, save, watermark, Watermark};
+use crate::ctx::Ctx;
+use crate::events::{self, Event, Source};
+use crate::graph::{self, DisplayNames, Edge};
+use crate::{cascade, index, scan, store};
+
+/// Who stopped.
+#[derive(Debug, Clone)]
+pub struct StopRequest {
+    pub session_id: String,
+    pub agent_id: Option<String>,
+    /// Store a "no file changes" note too (false for stops of unknown agent type).
+    pub store_empty: bool,
+}
+
+/// The stored alert's pattern and text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stopped {
+    pub kind: Kind,
+    pub text: String,
+}
+
+/// Runs the whole flow; `deadline` bounds the live scan (the seed gives the hook 15 s).
+pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stopped> {
+    let session = req.session_id.as_str();
+    let agent = req.agent_id.as_deref();
+    let mut conn = ctx.store.conn()?;
+    let start = watermark(&conn, session)?;
+
+    if let Some((_, iteration)) = cascade::active_for_session(&conn, session)? {
+        let text = format::suppressed(iteration);
+        store::write(&mut conn, |tx| {
+            let h = head(tx, session)?;
+            advance(tx, session, h)?;
+            save(
+                tx,
+                session,
+                agent,
+                Kind::Suppressed,
+                &text,
+                &Analysis::default(),
+            )?;
+            Ok(())
+        })?;
+        return Ok(Stopped {
+            kind: Kind::Suppressed,
+            text,
+        });
+    }
+
+    // The index stubs fail until the engine lands; treat that like "not built".
+    let built = index::is_built(ctx).unwrap_or(false);
+    if built {
+        let known = changed_paths(&conn, session, start.event_id, i64::MAX)?;
+        let drifted = events::reconcile::drifted(ctx, &conn, &known)?;
+        if !drifted.is_empty() {
+            let ts = events::now_ts();
+            store::write(&mut conn, |tx| {
+                for rel in &drifted {
+                    let ev = Event {
+                        session_id: session.to_string(),
+                        tool_name: "Reconcile".into(),
+                        abs_path: ctx.ws.abs(rel).to_string_lossy().into_owned(),
+                        path: Some(rel.clone()),
+                        agent_id: req.agent_id.clone(),
+                        agent_type: None,
+                        tool_use_id: None,
+                        cwd: None,
+                        ts: ts.clone(),
+                    };
+                    events::insert(tx, &ev, Source::Reconcile)?;
+                }
+                Ok(())
+            })?;
+        }
+    }
+
+    let reached = head(&conn, session)?;
+    let paths: Vec<String> = changed_paths(&conn, session, start.event_id, reached.event_id)?
+        .into_iter()
+        .collect();
+    let analysis = if paths.is_empty() {
+        None
+    } else {
+        Some(analyse(ctx, &conn, &paths, built, deadline)?)
+    };
+
+    store::write(&mut conn, |tx| {
+        let now = watermark(tx, session)?;
+        let mut analysis = analysis;
+        if now.event_id > start.event_id {
+            // A concurrent stop already reported some of these events: keep only the rest.
+            let still = changed_paths(tx, session, now.event_id, reached.event_id)?;
+            analysis = analysis.map(|a| restrict(a, &still));
+        }
+        let failed_since = failed_runs(tx, session, now.run_id.max(start.run_id))?;
+        let (kind, text) = match &analysis {
+            Some(a) if !a.changed.is_empty() => format::render(a),
+            _ if failed_since > 0 => format::render(&Analysis::default()),
+            _ => (Kind::Empty, format::NO_CHANGES.to_string()),
+        };
+        if kind == Kind::Empty && !req.store_empty {
+            return Ok(Stopped { kind, text });
+        }
+        advance(
+            tx,
+            session,
+            Watermark {
+                event_id: reached.event_id,
+                run_id: reached.run_id,
+            },
+        )?;
+        save(
+            tx,
+            session,
+            agent,
+            kind,
+            &text,
+            &analysis.unwrap_or_default(),
+        )?;
+        Ok(Stopped { kind, text })
+    })
+}
+
+/// Distinct root-relative paths of the session's events with `after < id <= upto`.
+fn changed_paths(
+    conn: &Connection,
+    session: &str,
+    after: i64,
+    upto: i64,
+) -> Result<BTreeSet<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT path FROM events
+         WHERE session_id = ?1 AND id > ?2 AND id <= ?3 AND path IS NOT NULL",
+    )?;
+    let rows = stmt.query_map(rusqlite::params![session, after, upto], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Recorder runs of the session skipped for `success: false` after run id `after`.
+fn failed_runs(conn: &Connection, session: &str, after: i64) -> Result<i64> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM hook_runs
+         WHERE session_id = ?1 AND outcome = 'skipped-failed' AND id > ?2",
+        rusqlite::params![session, after],
+        |r| r.get(0),
+    )?)
+}
+
+/// The dependents of `paths` (sorted): from the index when it is built (refreshed for exactly
+/// these files first), else from a live scan bounded by the deadline.
+fn analyse(
+    ctx: &Ctx,
+    conn: &Connection,
+    paths: &[String],
+    built: bool,
+    deadline: Instant,
+) -> Result<Analysis> {
+    let (edges, timed_out, names) = if built {
+        // Edges into a deleted file vanish with the refresh, those into a new file appear: both.
+        let mut edges = graph::edges_into(conn, paths)?;
+        index::refresh_paths(ctx, paths)?;
+        edges.extend(graph::edges_into(conn, paths)?);
+        (edges, false, DisplayNames::load(conn)?)
+    } else {
+        let configured = Duration::from_millis(ctx.config.limits.live_scan_budget_ms);
+        let left = deadline.saturating_duration_since(Instant::now());
+        let live = scan::live_dependents(&ctx.ws, &ctx.config, paths, configured.min(left))?;
+        let involved: BTreeSet<&str> = paths
+            .iter()
+            .map(String::as_str)
+            .chain(live.edges.iter().map(|e| e.src.as_str()))
+            .collect();
+        let names = DisplayNames::new(involved.iter().copied());
+        (live.edges, live.truncated, names)
+    };
+    Ok(build(paths, &edges, timed_out, &names))
+}
+
+/// Groups edges by the mentioning file, leaving out changed files.
+fn build(paths: &[String], edges: &[Edge], timed_out: bool, names: &DisplayNames) -> Analysis {
+    let changed: BTreeSet<&str> = paths.iter().map(String::as_str).collect();
+    let mut by_src: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
+    for e in edges {
+        if changed.contains(e.src.as_str()) {
+            continue;
+        }
+        if let Some(i) = paths.iter().position(|p| *p == e.dst) {
+            by_src.entry(e.src.as_str()).or_default().insert(i);
+        }
+    }
+    Analysis {
+        changed: paths
+            .iter()
+            .map(|p| Named {
+                path: p.clone(),
+                name: names.get(p),
+            })
+            .collect(),
+        dependents: by_src
+            .into_iter()
+            .map(|(src, refs)| Dependent {
+                path: src.to_string(),
+                name: names.get(src),
+                refs: refs.into_iter().map(|i| paths[i].clone()).collect(),
+            })
+            .collect(),
+        timed_out,
+    }
+}
+
+/// Keeps only the changed files in `still` and the dependents that still refer to one.
+fn restrict(mut a: Analysis, still: &BTreeSet<String>) -> Analysis {
+    a.changed.retain(|c| still.contains(&c.path));
+    for d in &mut a.dependents {
+        d.refs.retain(|r| still.contains(r));
+    }
+    a.dependents.retain(|d| !d.refs.is_empty());
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edge(src: &str, dst: &str) -> Edge {
+        Edge {
+            src: src.into(),
+            dst: dst.into(),
+            name: "n".into(),
+            line: 1,
+            text: String::new(),
+            resolution: "unique".into(),
+        }
+    }
+
+    #[test]
+    fn changed_files_are_never_dependents_and_refs_follow_changed_order() {
+        let paths = vec!["a.md".to_string(), "b.md".to_string()];
+        let edges = vec![
+            edge("b.md", "a.md"),
+            edge("z.md", "b.md"),
+            edge("z.md", "a.md"),
+            edge("z.md", "a.md"),
+            edge("y.md", "other.md"),
+        ];
+        let a = build(&paths, &edges, false, &DisplayNames::new(["a.md"]));
+        assert_eq!(a.dependents.len(), 1);
+        assert_eq!(a.dependents[0].path, "z.md");
+        assert_eq!(
+            a.dependents[0].refs,
+            vec!["a.md".to_string(), "b.md".to_string()]
+        );
+        let r = restrict(a, &BTreeSet::from(["b.md".to_string()]));
+        assert_eq!(r.changed.len(), 1);
+        assert_eq!(r.dependents[0].refs, vec!["b.md".to_string()]);
+    }
+}

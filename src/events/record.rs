@@ -1,0 +1,129 @@
+//! The recorder's hot path: one event into the database within a time budget, else the journal.
+//!
+//! Owns only the decision "database or spill". Invariant: `record` either commits the event (and
+//! its audit row) in one short `BEGIN IMMEDIATE` transaction, or appends it to the spill journal;
+//! it never scans, never parses more configuration than the budget, and migrates only when the
+//! database is behind (which for an existing database means never).
+
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use super::spill::{self, Line};
+use super::{audit, insert, Event, Run, Source};
+use crate::store;
+use crate::workspace::Workspace;
+
+/// What became of an event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Recorded,
+    /// Written to the journal; the reason the database could not take it.
+    Spilled(String),
+}
+
+fn micros(started: Instant) -> u64 {
+    u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX)
+}
+
+/// Stores `ev` within `budget`, or spills it. Errors only when both the database and the journal
+/// failed (the event is then lost, and the caller can only log it).
+pub fn record(ws: &Workspace, budget: Duration, ev: &Event, started: Instant) -> Result<Outcome> {
+    match write_db(ws, budget, ev, started) {
+        Ok(()) => Ok(Outcome::Recorded),
+        Err(e) => {
+            let reason = format!("{e:#}");
+            spill::append(
+                ws,
+                &Line {
+                    event: ev.clone(),
+                    reason: reason.clone(),
+                    duration_us: micros(started),
+                },
+            )?;
+            Ok(Outcome::Spilled(reason))
+        }
+    }
+}
+
+fn write_db(ws: &Workspace, budget: Duration, ev: &Event, started: Instant) -> Result<()> {
+    if !ws.state_dir.is_dir() {
+        ws.ensure_state_dir()?;
+    }
+    let mut conn = store::open_fast(&ws.db_path, budget)?;
+    let wrote = store::write(&mut conn, |tx| {
+        insert(tx, ev, Source::Hook)?;
+        audit(
+            tx,
+            &Run {
+                event: "post-tool-use",
+                outcome: "recorded",
+                duration_us: micros(started),
+                session_id: Some(&ev.session_id),
+                detail: None,
+            },
+            &ev.ts,
+        )?;
+        Ok(())
+    });
+    wrote?;
+    keep_wal_small(ws, &conn);
+    Ok(())
+}
+
+/// Hooks close without a checkpoint, so the next process opening the database re-reads the
+/// whole WAL to rebuild its index: the recorder's cost grows with the WAL. Once it passes
+/// [`WAL_LIMIT`], checkpoint and truncate it (one fsync every few dozen events; a busy reader
+/// just makes it a no-op until next time).
+fn keep_wal_small(ws: &Workspace, conn: &rusqlite::Connection) {
+    let mut wal = ws.db_path.as_os_str().to_os_string();
+    wal.push("-wal");
+    if std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_LIMIT) {
+        // The pragma returns a row, so it must be read as a query: `execute_batch` steps it
+        // once and reports an error, leaving the WAL in place and re-checkpointing every call.
+        let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+            r.get::<_, i64>(0)
+        });
+    }
+}
+
+/// WAL size above which the recorder checkpoints (bytes).
+pub const WAL_LIMIT: u64 = 256 * 1024;
+
+/// Audits a hook run that stored no event. Best effort: only when the database already exists,
+/// and a busy database just drops the row.
+pub fn audit_only(ws: &Workspace, budget: Duration, run: &Run) -> Result<()> {
+    if !ws.db_path.is_file() {
+        return Ok(());
+    }
+    let conn = store::open_fast(&ws.db_path, budget)?;
+    audit(&conn, run, &super::now_ts())?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::tests::ev;
+
+    #[test]
+    fn records_into_a_new_database_and_spills_when_locked() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        std::fs::create_dir_all(dir.path().join(".git"))?;
+        let ws = Workspace::at(dir.path())?;
+        let budget = Duration::from_millis(50);
+        assert_eq!(
+            record(&ws, budget, &ev("s", "a.md", Some("t1")), Instant::now())?,
+            Outcome::Recorded
+        );
+        let locker = rusqlite::Connection::open(&ws.db_path)?;
+        locker.execute_batch("BEGIN EXCLUSIVE")?;
+        let t = Instant::now();
+        let out = record(&ws, budget, &ev("s", "b.md", Some("t2")), Instant::now())?;
+        assert!(matches!(out, Outcome::Spilled(_)), "{out:?}");
+        assert!(t.elapsed() < Duration::from_secs(2));
+        locker.execute_batch("ROLLBACK")?;
+        assert!(spill::has_backlog(&ws));
+        Ok(())
+    }
+}

@@ -1,0 +1,494 @@
+//! The hook entries of `.claude/settings.json`: plan, apply, and find ours for `src doctor`.
+//!
+//! Owns the merge of our entries into a settings document. Invariant: every key, hook and order
+//! we did not write survives (serde_json with `preserve_order`); planning twice in a row yields
+//! no change; invalid JSON is refused with the parse error and the file is left untouched; a
+//! write keeps a backup of the previous file (`settings.json.bak`) and replaces atomically.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde_json::{json, Map, Value};
+
+/// Our hook subcommands, the events they are wired to, matchers and timeouts (seconds).
+/// The recorder is synchronous with a short timeout: it takes milliseconds, and an async
+/// recorder would race the SubagentStop hook (the last edit could miss the alert).
+pub fn wanted(implementer_types: &[String]) -> Vec<Wanted> {
+    let types = if implementer_types.is_empty() {
+        "implementer".to_string()
+    } else {
+        implementer_types.join("|")
+    };
+    vec![
+        Wanted::new(
+            "PostToolUse",
+            Some("Edit|Write|MultiEdit|NotebookEdit"),
+            "post-tool-use",
+            5,
+        ),
+        Wanted::new("SubagentStop", Some(&types), "subagent-stop", 15),
+        Wanted::new("PostToolUse", Some("Agent|Task"), "deliver", 10),
+        Wanted::new("UserPromptSubmit", None, "deliver", 10),
+    ]
+}
+
+/// One entry we want in the settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wanted {
+    pub event: String,
+    pub matcher: Option<String>,
+    pub sub: String,
+    pub timeout: u64,
+}
+
+impl Wanted {
+    fn new(event: &str, matcher: Option<&str>, sub: &str, timeout: u64) -> Wanted {
+        Wanted {
+            event: event.into(),
+            matcher: matcher.map(String::from),
+            sub: sub.into(),
+            timeout,
+        }
+    }
+}
+
+/// One change a plan makes (or would make).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Add {
+        event: String,
+        matcher: Option<String>,
+        command: String,
+    },
+    Update {
+        event: String,
+        matcher: Option<String>,
+        command: String,
+    },
+    Keep {
+        event: String,
+        matcher: Option<String>,
+        command: String,
+    },
+    Remove {
+        event: String,
+        matcher: Option<String>,
+        command: String,
+    },
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (verb, event, matcher, command) = match self {
+            Action::Add {
+                event,
+                matcher,
+                command,
+            } => ("add", event, matcher, command),
+            Action::Update {
+                event,
+                matcher,
+                command,
+            } => ("update", event, matcher, command),
+            Action::Keep {
+                event,
+                matcher,
+                command,
+            } => ("keep", event, matcher, command),
+            Action::Remove {
+                event,
+                matcher,
+                command,
+            } => ("remove", event, matcher, command),
+        };
+        match matcher {
+            Some(m) => write!(f, "{verb:<6} {event} [{m}]: {command}"),
+            None => write!(f, "{verb:<6} {event}: {command}"),
+        }
+    }
+}
+
+/// What installing or uninstalling would do to one settings file.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub path: PathBuf,
+    pub actions: Vec<Action>,
+    /// The document after the change, pretty-printed.
+    pub after: String,
+    /// Whether the file has to be written at all.
+    pub changed: bool,
+    existed: bool,
+}
+
+/// The shell command for `bin hook sub` (the binary path single-quoted).
+pub fn command(bin: &Path, sub: &str) -> String {
+    let b = bin.to_string_lossy().replace('\'', r"'\''");
+    format!("'{b}' hook {sub}")
+}
+
+/// The binary a command runs and its arguments, when it is ours: `(binary, sub)`.
+pub fn parse_ours(command: &str) -> Option<(String, String)> {
+    let c = command.trim();
+    let (bin, rest) = if let Some(q) = c.strip_prefix('\'') {
+        // Single-quoted, with `'\''` for embedded quotes.
+        let mut bin = String::new();
+        let mut rest = q;
+        loop {
+            let end = rest.find('\'')?;
+            bin.push_str(&rest[..end]);
+            rest = &rest[end + 1..];
+            match rest.strip_prefix("\\''") {
+                Some(r) => {
+                    bin.push('\'');
+                    rest = r;
+                }
+                None => break,
+            }
+        }
+        (bin, rest)
+    } else if let Some(q) = c.strip_prefix('"') {
+        let end = q.find('"')?;
+        (q[..end].to_string(), &q[end + 1..])
+    } else {
+        let end = c.find(char::is_whitespace)?;
+        (c[..end].to_string(), &c[end..])
+    };
+    let sub = rest.trim().strip_prefix("hook ")?.trim();
+    let base = Path::new(&bin).file_name()?.to_str()?;
+    let ours = base == "src" || base.starts_with("src.") || base.starts_with("src-");
+    (ours && ["post-tool-use", "subagent-stop", "deliver"].contains(&sub))
+        .then(|| (bin.clone(), sub.to_string()))
+}
+
+/// Reads a settings file: `{}` when missing or blank; invalid JSON is an error naming the place.
+pub fn read(path: &Path) -> Result<(Value, bool)> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((json!({}), false)),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    if text.trim().is_empty() {
+        return Ok((json!({}), true));
+    }
+    let v: Value = serde_json::from_str(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "{}:{}:{}: invalid JSON ({e}); nothing was changed",
+            path.display(),
+            e.line(),
+            e.column()
+        )
+    })?;
+    if !v.is_object() {
+        anyhow::bail!(
+            "{}: expected a JSON object at the top level; nothing was changed",
+            path.display()
+        );
+    }
+    Ok((v, true))
+}
+
+fn obj_mut<'a>(v: &'a mut Value, what: &str) -> Result<&'a mut Map<String, Value>> {
+    v.as_object_mut()
+        .ok_or_else(|| anyhow::anyhow!("`{what}` is not a JSON object; nothing was changed"))
+}
+
+/// Plans adding our entries (or updating their binary path and timeout) to `path`.
+pub fn plan_install(path: &Path, bin: &Path, wanted: &[Wanted]) -> Result<Plan> {
+    let (before, existed) = read(path)?;
+    let mut doc = before.clone();
+    let mut actions = Vec::new();
+    let root = obj_mut(&mut doc, "settings")?;
+    let hooks = root.entry("hooks").or_insert_with(|| json!({}));
+    let hooks = obj_mut(hooks, "hooks")?;
+    for w in wanted {
+        let cmd = command(bin, &w.sub);
+        let arr = hooks.entry(w.event.clone()).or_insert_with(|| json!([]));
+        let arr = arr.as_array_mut().ok_or_else(|| {
+            anyhow::anyhow!("`hooks.{}` is not an array; nothing was changed", w.event)
+        })?;
+        let (event, matcher) = (w.event.clone(), w.matcher.clone());
+        match find_ours(arr, w) {
+            Some((g, h)) => {
+                let handler = &mut arr[g]["hooks"][h];
+                let mut changed = false;
+                if handler["command"] != json!(cmd) {
+                    handler["command"] = json!(cmd);
+                    changed = true;
+                }
+                if handler["timeout"] != json!(w.timeout) {
+                    handler["timeout"] = json!(w.timeout);
+                    changed = true;
+                }
+                actions.push(if changed {
+                    Action::Update {
+                        event,
+                        matcher,
+                        command: cmd,
+                    }
+                } else {
+                    Action::Keep {
+                        event,
+                        matcher,
+                        command: cmd,
+                    }
+                });
+            }
+            None => {
+                let mut group = Map::new();
+                if let Some(m) = &w.matcher {
+                    group.insert("matcher".into(), json!(m));
+                }
+                group.insert(
+                    "hooks".into(),
+                    json!([{"type": "command", "command": cmd, "timeout": w.timeout}]),
+                );
+                arr.push(Value::Object(group));
+                actions.push(Action::Add {
+                    event,
+                    matcher,
+                    command: cmd,
+                });
+            }
+        }
+    }
+    finish(path, before, doc, actions, existed)
+}
+
+/// The group and handler index of our handler for `w` in an event's array: same subcommand and
+/// the same matcher (so `deliver` on `Agent|Task` and on UserPromptSubmit stay distinct).
+fn find_ours(arr: &[Value], w: &Wanted) -> Option<(usize, usize)> {
+    arr.iter().enumerate().find_map(|(g, group)| {
+        let matcher = group
+            .get("matcher")
+            .and_then(Value::as_str)
+            .filter(|m| !m.is_empty());
+        let other_matcher = matcher.map(String::from) != w.matcher;
+        let hs = group.get("hooks")?.as_array()?;
+        hs.iter()
+            .position(|h| {
+                let ours = h
+                    .get("command")
+                    .and_then(Value::as_str)
+                    .and_then(parse_ours)
+                    .is_some_and(|(_, sub)| sub == w.sub);
+                // A SubagentStop group whose matcher the user changed is still ours.
+                ours && (!other_matcher || w.event == "SubagentStop")
+            })
+            .map(|h| (g, h))
+    })
+}
+
+/// Plans removing exactly our handlers (and groups or event lists left empty by that).
+pub fn plan_uninstall(path: &Path) -> Result<Plan> {
+    let (before, existed) = read(path)?;
+    let mut doc = before.clone();
+    let mut actions = Vec::new();
+    let root = obj_mut(&mut doc, "settings")?;
+    if let Some(hooks) = root.get_mut("hooks").and_then(Value::as_object_mut) {
+        for (event, arr) in hooks.iter_mut() {
+            let Some(groups) = arr.as_array_mut() else {
+                continue;
+            };
+            groups.retain_mut(|group| {
+                let matcher = group
+                    .get("matcher")
+                    .and_then(Value::as_str)
+                    .map(String::from);
+                let Some(hs) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
+                    return true;
+                };
+                let before_len = hs.len();
+                hs.retain(|h| {
+                    let cmd = h.get("command").and_then(Value::as_str).unwrap_or_default();
+                    if parse_ours(cmd).is_some() {
+                        actions.push(Action::Remove {
+                            event: event.clone(),
+                            matcher: matcher.clone(),
+                            command: cmd.to_string(),
+                        });
+                        false
+                    } else {
+                        true
+                    }
+                });
+                !(hs.is_empty() && before_len > 0)
+            });
+        }
+        hooks.retain(|_, arr| !arr.as_array().is_some_and(|a| a.is_empty()));
+        if hooks.is_empty() && !actions.is_empty() {
+            root.remove("hooks");
+        }
+    }
+    finish(path, before, doc, actions, existed)
+}
+
+fn finish(
+    path: &Path,
+    before: Value,
+    doc: Value,
+    actions: Vec<Action>,
+    existed: bool,
+) -> Result<Plan> {
+    let mut after = serde_json::to_string_pretty(&doc).context("encoding settings")?;
+    after.push('\n');
+    let changed =
+        doc != before || !existed && actions.iter().any(|a| matches!(a, Action::Add { .. }));
+    Ok(Plan {
+        path: path.to_path_buf(),
+        actions,
+        after,
+        changed,
+        existed,
+    })
+}
+
+/// Writes a plan: backup of the previous file, then an atomic replace. Returns the backup path.
+pub fn apply(plan: &Plan) -> Result<Option<PathBuf>> {
+    if !plan.changed {
+        return Ok(None);
+    }
+    let path = &plan.path;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let backup = if plan.existed {
+        let b = sibling(path, ".bak");
+        std::fs::copy(path, &b).with_context(|| format!("backing up to {}", b.display()))?;
+        Some(b)
+    } else {
+        None
+    };
+    let tmp = sibling(path, ".src-tmp");
+    std::fs::write(&tmp, &plan.after).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+    Ok(backup)
+}
+
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_os_string();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// Our handlers found in a settings document: `(event, sub, binary)`.
+pub fn installed(doc: &Value) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    let Some(hooks) = doc.get("hooks").and_then(Value::as_object) else {
+        return out;
+    };
+    for (event, arr) in hooks {
+        for group in arr.as_array().into_iter().flatten() {
+            for h in group
+                .get("hooks")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let Some((bin, sub)) = h
+                    .get("command")
+                    .and_then(Value::as_str)
+                    .and_then(parse_ours)
+                {
+                    out.push((event.clone(), sub, bin));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: &str = r#"{
+  "model": "opus",
+  "hooks": {
+    "SubagentStart": [{"matcher": "", "hooks": [{"type": "command", "command": "/h/on-subagent-start.sh", "timeout": 10}]}],
+    "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/h/audit.sh"}]}],
+    "PreCompact": [{"matcher": "", "hooks": [{"type": "command", "command": "/h/on-pre-compact.sh", "timeout": 30}]}],
+    "SessionStart": [{"matcher": "compact", "hooks": [{"type": "command", "command": "/h/on-session-compact.sh", "once": true}]}]
+  },
+  "permissions": {"allow": ["Bash(ls:*)"]}
+}"#;
+
+    #[test]
+    fn install_is_idempotent_and_uninstall_restores() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("settings.json");
+        std::fs::write(&path, SEED)?;
+        let bin = Path::new("/opt/my tools/src");
+        let want = wanted(&["implementer".to_string()]);
+        let plan = plan_install(&path, bin, &want)?;
+        assert!(plan.changed);
+        assert_eq!(
+            plan.actions
+                .iter()
+                .filter(|a| matches!(a, Action::Add { .. }))
+                .count(),
+            4
+        );
+        apply(&plan)?;
+        assert!(dir.path().join("settings.json.bak").exists());
+        let again = plan_install(&path, bin, &want)?;
+        assert!(!again.changed, "{:?}", again.actions);
+        assert!(again
+            .actions
+            .iter()
+            .all(|a| matches!(a, Action::Keep { .. })));
+        let (doc, _) = read(&path)?;
+        // Key order and foreign hooks survive.
+        let keys: Vec<&String> = doc
+            .as_object()
+            .map(|o| o.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(keys, ["model", "hooks", "permissions"]);
+        assert_eq!(installed(&doc).len(), 4);
+        assert_eq!(doc["hooks"]["PostToolUse"][0]["matcher"], "Bash");
+        // A moved binary is an update, not a second entry.
+        let moved = plan_install(&path, Path::new("/usr/bin/src"), &want)?;
+        assert_eq!(
+            moved
+                .actions
+                .iter()
+                .filter(|a| matches!(a, Action::Update { .. }))
+                .count(),
+            4
+        );
+        let un = plan_uninstall(&path)?;
+        assert_eq!(un.actions.len(), 4);
+        let restored: Value = serde_json::from_str(&un.after)?;
+        let seed: Value = serde_json::from_str(SEED)?;
+        assert_eq!(restored, seed);
+        Ok(())
+    }
+
+    #[test]
+    fn invalid_json_is_refused() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("settings.json");
+        std::fs::write(&path, "{\"hooks\": [}")?;
+        let err = plan_install(&path, Path::new("/src"), &wanted(&[]))
+            .err()
+            .map(|e| e.to_string());
+        assert!(err.unwrap_or_default().contains("invalid JSON"));
+        assert_eq!(std::fs::read_to_string(&path)?, "{\"hooks\": [}");
+        Ok(())
+    }
+
+    #[test]
+    fn recognises_our_commands_only() {
+        assert_eq!(
+            parse_ours("'/a b/src' hook deliver"),
+            Some(("/a b/src".into(), "deliver".into()))
+        );
+        assert_eq!(
+            parse_ours(&command(Path::new("/x/it's/src"), "post-tool-use")),
+            Some(("/x/it's/src".into(), "post-tool-use".into()))
+        );
+        assert!(parse_ours("/h/on-file-change.sh").is_none());
+        assert!(parse_ours("/usr/bin/srcery hook deliver").is_none());
+        assert!(parse_ours("/usr/bin/src hook other").is_none());
+    }
+}

@@ -1,0 +1,360 @@
+//! The seed's validation contract for any `codebase-map.md`, and its staleness report.
+//!
+//! Owns the checks and their stable codes; reads the filesystem (existence, mtimes) but never the
+//! database, so a map written by someone else is judged by the same rules. Invariant: `valid` is
+//! true exactly when `errors` is empty; codes never change meaning.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::parse::{self, ParsedMap};
+use super::Level;
+use crate::config::{Hotspot, Scope};
+use crate::index::walk::ScopeMatcher;
+
+/// What a check compares the map against.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    pub root: PathBuf,
+    /// The map's own root-relative path, which it must never list.
+    pub map_rel: Option<String>,
+    /// 0: no limit.
+    pub max_lines: usize,
+    pub hotspot: Hotspot,
+    pub scope: Scope,
+    pub today: chrono::NaiveDate,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Finding {
+    pub code: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Staleness {
+    pub total_entries: usize,
+    pub stale_count: usize,
+    pub missing_count: usize,
+    pub recommendation: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckReport {
+    pub valid: bool,
+    pub map_path: String,
+    pub errors: Vec<Finding>,
+    pub warnings: Vec<Finding>,
+    pub staleness: Staleness,
+}
+
+/// The map file does not exist.
+pub const E_MISSING_MAP: &str = "E_MISSING_MAP";
+/// The file breaks the grammar (headers, the four fields, values).
+pub const E_UNPARSEABLE: &str = "E_UNPARSEABLE";
+/// Two sections for one path.
+pub const E_DUPLICATE_ENTRY: &str = "E_DUPLICATE_ENTRY";
+/// An entry's file does not exist (an orphan).
+pub const E_MISSING_FILE: &str = "E_MISSING_FILE";
+/// A refs/refd_by pair that only one side lists.
+pub const E_ONE_SIDED_REF: &str = "E_ONE_SIDED_REF";
+/// A hotspot that disagrees with the refd_by count.
+pub const E_HOTSPOT: &str = "E_HOTSPOT";
+/// An entry for a path outside the configured scope, or for the map itself.
+pub const E_EXCLUDED_PATH: &str = "E_EXCLUDED_PATH";
+/// More lines than the limit.
+pub const E_TOO_LONG: &str = "E_TOO_LONG";
+/// A ref that names no entry (pruned, out of scope, or unknown).
+pub const W_UNRESOLVED_REF: &str = "W_UNRESOLVED_REF";
+/// The header's entry count differs from the sections present.
+pub const W_ENTRY_COUNT: &str = "W_ENTRY_COUNT";
+
+/// Validates the map at `path` (absolute).
+pub fn check_file(path: &Path, display: &str, opts: &CheckOptions) -> CheckReport {
+    match std::fs::read(path) {
+        Ok(bytes) => check_text(&String::from_utf8_lossy(&bytes), display, opts),
+        Err(e) => {
+            let code = if e.kind() == std::io::ErrorKind::NotFound {
+                E_MISSING_MAP
+            } else {
+                E_UNPARSEABLE
+            };
+            CheckReport {
+                valid: false,
+                map_path: display.to_string(),
+                errors: vec![Finding {
+                    code,
+                    line: None,
+                    path: None,
+                    message: format!("cannot read {display}: {e}; `src export-map` regenerates it"),
+                }],
+                warnings: Vec::new(),
+                staleness: Staleness {
+                    total_entries: 0,
+                    stale_count: 0,
+                    missing_count: 0,
+                    recommendation: "full-regeneration",
+                },
+            }
+        }
+    }
+}
+
+/// Validates map text.
+pub fn check_text(text: &str, display: &str, opts: &CheckOptions) -> CheckReport {
+    let m = parse::parse(text, opts.today);
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    let err = |code, line, path: Option<&str>, message| Finding {
+        code,
+        line,
+        path: path.map(str::to_string),
+        message,
+    };
+    for p in &m.problems {
+        errors.push(err(E_UNPARSEABLE, Some(p.line), None, p.message.clone()));
+    }
+    if opts.max_lines > 0 && m.line_count > opts.max_lines {
+        errors.push(err(
+            E_TOO_LONG,
+            None,
+            None,
+            format!(
+                "{} lines, over the limit of {}",
+                m.line_count, opts.max_lines
+            ),
+        ));
+    }
+    if let Some(n) = m.entry_count.filter(|n| *n != m.entries.len()) {
+        warnings.push(err(
+            W_ENTRY_COUNT,
+            None,
+            None,
+            format!("header says {n} entries, the file has {}", m.entries.len()),
+        ));
+    }
+    // The index's own matcher, so "excluded" means exactly what the walk skips.
+    let scope = ScopeMatcher::new(&opts.scope).ok();
+    let mut seen = BTreeSet::new();
+    for e in &m.entries {
+        let at = Some(e.line);
+        let p = Some(e.path.as_str());
+        if !seen.insert(e.path.as_str()) {
+            errors.push(err(
+                E_DUPLICATE_ENTRY,
+                at,
+                p,
+                format!("`{}` has two sections", e.path),
+            ));
+        }
+        if opts.map_rel.as_deref() == Some(e.path.as_str()) {
+            errors.push(err(E_EXCLUDED_PATH, at, p, "the map lists itself".into()));
+        } else if scope.as_ref().is_some_and(|s| !s.includes_file(&e.path)) {
+            errors.push(err(
+                E_EXCLUDED_PATH,
+                at,
+                p,
+                format!("`{}` is outside the configured scope", e.path),
+            ));
+        }
+        if !e.path.is_empty() && !opts.root.join(&e.path).is_file() {
+            errors.push(err(
+                E_MISSING_FILE,
+                at,
+                p,
+                format!("`{}` does not exist (orphaned entry)", e.path),
+            ));
+        }
+        if let (Some(h), Some(by)) = (e.hotspot, &e.refd_by) {
+            let want = Level::from_count(by.len(), &opts.hotspot);
+            // `high` may also mean "changed in the recent sessions", which a map cannot show.
+            if h != want && h != Level::High {
+                errors.push(err(
+                    E_HOTSPOT,
+                    at,
+                    p,
+                    format!(
+                        "hotspot is {} but refd_by has {} entries, which is {}",
+                        h.as_str(),
+                        by.len(),
+                        want.as_str()
+                    ),
+                ));
+            }
+        }
+    }
+    bidirectional(&m, &mut errors, &mut warnings);
+    let staleness = staleness(&m, opts, !m.problems.is_empty());
+    CheckReport {
+        valid: errors.is_empty(),
+        map_path: display.to_string(),
+        errors,
+        warnings,
+        staleness,
+    }
+}
+
+/// How refs name entries, tier by tier: the exact path, a proper path suffix
+/// (`execution-code/SKILL.md`), a stem (`implementer`), a directory (`execution-code` for
+/// `skills/execution-code/SKILL.md`). The first tier that knows a name wins.
+struct Resolver {
+    tiers: [HashMap<String, Vec<usize>>; 4],
+}
+
+impl Resolver {
+    fn new(m: &ParsedMap) -> Resolver {
+        let mut tiers: [HashMap<String, Vec<usize>>; 4] = Default::default();
+        for (i, e) in m.entries.iter().enumerate() {
+            let p = e.path.as_str();
+            tiers[0].entry(p.to_string()).or_default().push(i);
+            for (cut, _) in p.match_indices('/') {
+                tiers[1]
+                    .entry(p[cut + 1..].to_string())
+                    .or_default()
+                    .push(i);
+            }
+            let base = p.rsplit('/').next().unwrap_or(p);
+            let stem = base.split('.').next().unwrap_or(base);
+            tiers[2].entry(stem.to_string()).or_default().push(i);
+            if let Some(dir) = p.rsplit('/').nth(1) {
+                tiers[3].entry(dir.to_string()).or_default().push(i);
+            }
+        }
+        for tier in &mut tiers {
+            for hits in tier.values_mut() {
+                hits.dedup();
+            }
+        }
+        Resolver { tiers }
+    }
+
+    fn resolve(&self, r: &str) -> Vec<usize> {
+        self.tiers
+            .iter()
+            .find_map(|t| t.get(r))
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
+fn bidirectional(m: &ParsedMap, errors: &mut Vec<Finding>, warnings: &mut Vec<Finding>) {
+    let resolver = Resolver::new(m);
+    let resolve_all = |list: &Option<Vec<String>>| -> Vec<(String, Vec<usize>)> {
+        list.iter()
+            .flatten()
+            .map(|r| (r.clone(), resolver.resolve(r)))
+            .collect()
+    };
+    let refs: Vec<_> = m.entries.iter().map(|e| resolve_all(&e.refs)).collect();
+    let by: Vec<_> = m.entries.iter().map(|e| resolve_all(&e.refd_by)).collect();
+    let lists = |side: &[Vec<(String, Vec<usize>)>], i: usize, j: usize| {
+        side[i].iter().any(|(_, hits)| hits.contains(&j))
+    };
+    // One warning per unknown name (first line seen, how often), not one per mention: a pruned
+    // map names its pruned files in many lists.
+    let mut unresolved: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (i, e) in m.entries.iter().enumerate() {
+        for (field, mine, theirs, other_field) in [
+            ("refs", &refs, &by, "refd_by"),
+            ("refd_by", &by, &refs, "refs"),
+        ] {
+            for (name, hits) in &mine[i] {
+                let f = |code, message| Finding {
+                    code,
+                    line: Some(e.line),
+                    path: Some(e.path.clone()),
+                    message,
+                };
+                if hits.is_empty() {
+                    unresolved.entry(name).or_insert((e.line, 0)).1 += 1;
+                } else if !hits.iter().any(|&j| lists(theirs, j, i)) {
+                    let other = &m.entries[hits[0]].path;
+                    errors.push(f(
+                        E_ONE_SIDED_REF,
+                        format!(
+                            "`{}` has `{name}` in {field}, but `{other}` does not list it in {other_field}",
+                            e.path
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    let mut found: Vec<Finding> = unresolved
+        .into_iter()
+        .map(|(name, (line, times))| Finding {
+            code: W_UNRESOLVED_REF,
+            line: Some(line),
+            path: None,
+            message: format!(
+                "`{name}` is named in {times} refs/refd_by lists but has no entry \
+                 (pruned, outside the map's scope, or unknown)"
+            ),
+        })
+        .collect();
+    found.sort_by_key(|f| f.line);
+    warnings.extend(found);
+}
+
+fn staleness(m: &ParsedMap, opts: &CheckOptions, unparseable: bool) -> Staleness {
+    let week_ago = opts.today - chrono::Duration::days(7);
+    let mut stale = 0;
+    let mut missing = 0;
+    for e in &m.entries {
+        let abs = opts.root.join(&e.path);
+        let Ok(meta) = std::fs::metadata(&abs) else {
+            missing += 1;
+            continue;
+        };
+        let changed = meta
+            .modified()
+            .ok()
+            .map(|t| chrono::DateTime::<chrono::Local>::from(t).date_naive());
+        match e.updated {
+            Some(u) if u < week_ago => stale += 1,
+            Some(u) if changed.is_some_and(|c| c > u) => stale += 1,
+            Some(_) => {}
+            None => stale += 1,
+        }
+    }
+    let total = m.entries.len();
+    let bad = stale + missing;
+    let recommendation = if unparseable || (total > 0 && bad * 10 > total * 3) {
+        "full-regeneration"
+    } else if bad > 0 {
+        "incremental"
+    } else {
+        "none"
+    };
+    Staleness {
+        total_entries: total,
+        stale_count: stale,
+        missing_count: missing,
+        recommendation,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refs_resolve_by_path_suffix_stem_or_directory() {
+        let text = "# M\n\n## .claude/skills/execution-code/SKILL.md\nrefs:\nrefd_by:\nhotspot: low\nupdated: 2026-01-01\n\n\
+                    ## .claude/agents/implementer.md\nrefs:\nrefd_by:\nhotspot: low\nupdated: 2026-01-01\n";
+        let m = parse::parse(text, chrono::NaiveDate::MAX);
+        let r = Resolver::new(&m);
+        assert_eq!(r.resolve("execution-code/SKILL.md"), vec![0]);
+        assert_eq!(r.resolve("execution-code"), vec![0]);
+        assert_eq!(r.resolve("implementer"), vec![1]);
+        assert_eq!(r.resolve("implementer.md"), vec![1]);
+        assert_eq!(r.resolve(".claude/agents/implementer.md"), vec![1]);
+        assert!(r.resolve("nothing").is_empty());
+    }
+}

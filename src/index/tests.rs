@@ -1,0 +1,280 @@
+//! The index's central property: an incremental update (walk or given paths) leaves exactly the
+//! tables a full rebuild of the same tree produces; plus rename and content-date rules.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::workspace::Workspace;
+
+/// Everything the graph is made of, by path, sorted: files, names, mentions, edges.
+type Dump = (
+    Vec<(String, String, i64)>,
+    Vec<(String, String, String)>,
+    Vec<(String, String, i64, String)>,
+    Vec<(String, String, String, i64, String, String)>,
+);
+
+fn dump(ctx: &Ctx) -> Result<Dump> {
+    let conn = ctx.store.conn()?;
+    fn rows<T>(
+        conn: &Connection,
+        sql: &str,
+        f: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>> {
+        let mut stmt = conn.prepare(sql)?;
+        let out = stmt
+            .query_map([], f)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(out)
+    }
+    let files = rows(
+        &conn,
+        "SELECT path, hash, size FROM files ORDER BY path",
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    let names = rows(
+        &conn,
+        "SELECT f.path, n.name, n.kind FROM names n JOIN files f ON f.id = n.file_id ORDER BY 1, 2",
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    let mentions = rows(
+        &conn,
+        "SELECT f.path, m.name, m.line, m.text FROM mentions m JOIN files f ON f.id = m.src_id \
+         ORDER BY 1, 3, 2",
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+    )?;
+    let edges = rows(
+        &conn,
+        "SELECT s.path, d.path, e.name, e.line, e.text, e.resolution FROM edges e \
+         JOIN files s ON s.id = e.src_id JOIN files d ON d.id = e.dst_id ORDER BY 1, 2, 4, 3",
+        |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        },
+    )?;
+    Ok((files, names, mentions, edges))
+}
+
+fn ctx_with_db(root: &Path, db: &str) -> Result<Ctx> {
+    let ws = Workspace::at(root)?;
+    let ws = Workspace {
+        db_path: ws.state_dir.join(db),
+        ..ws
+    };
+    Ctx::open_ws(ws)
+}
+
+const PATHS: &[&str] = &[
+    ".claude/skills/alpha/SKILL.md",
+    ".claude/skills/beta/SKILL.md",
+    ".claude/skills/gamma-x/SKILL.md",
+    ".claude/skills/alpha/references/check.md",
+    ".claude/skills/beta/references/check.md",
+    ".claude/agents/alpha.md",
+    ".claude/agents/implementer.md",
+    ".claude/agents/infra-implementer.md",
+    ".claude/hooks/guard.sh",
+    ".claude/settings.json",
+    "CLAUDE.md",
+];
+
+const WORDS: &[&str] = &[
+    "alpha",
+    "beta",
+    "gamma-x",
+    "check.md",
+    "alpha/SKILL.md",
+    "beta/SKILL.md",
+    "skills/alpha/SKILL.md",
+    ".claude/skills/beta/references/check.md",
+    "implementer",
+    "infra-implementer",
+    "implementer.md",
+    "guard.sh",
+    "settings.json",
+    "settings.json.bak",
+    "CLAUDE.md",
+    "alpha.md",
+    "SKILL.md",
+];
+const SEPS: &[&str] = &[" ", "\n", ".", "/", "x", " `", "-", ". "];
+
+fn content() -> impl Strategy<Value = String> {
+    prop::collection::vec((0..WORDS.len(), 0..SEPS.len()), 0..12).prop_map(|v| {
+        v.into_iter()
+            .map(|(w, s)| format!("{}{}", WORDS[w], SEPS[s]))
+            .collect()
+    })
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Write(usize, String),
+    Delete(usize),
+    Rename(usize, usize),
+    Binary(usize),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => (0..PATHS.len(), content()).prop_map(|(p, c)| Op::Write(p, c)),
+        2 => (0..PATHS.len()).prop_map(Op::Delete),
+        2 => (0..PATHS.len(), 0..PATHS.len()).prop_map(|(a, b)| Op::Rename(a, b)),
+        1 => (0..PATHS.len()).prop_map(Op::Binary),
+    ]
+}
+
+/// Applies `op` and returns the paths it touched. Every write gets a distinct mtime, so stat
+/// comparison is meaningful even within one clock tick.
+fn perform(root: &Path, op: &Op, tick: &mut u64) -> Vec<String> {
+    let write = |rel: &str, bytes: &[u8], tick: &mut u64| {
+        let p = root.join(rel);
+        if let Some(d) = p.parent() {
+            std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("{e}"));
+        }
+        std::fs::write(&p, bytes).unwrap_or_else(|e| panic!("{e}"));
+        *tick += 1;
+        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000 + *tick);
+        let f = std::fs::File::options()
+            .write(true)
+            .open(&p)
+            .unwrap_or_else(|e| panic!("{e}"));
+        f.set_modified(t).unwrap_or_else(|e| panic!("{e}"));
+    };
+    match op {
+        Op::Write(i, c) => {
+            write(PATHS[*i], c.as_bytes(), tick);
+            vec![PATHS[*i].to_string()]
+        }
+        Op::Binary(i) => {
+            write(PATHS[*i], b"bin\0ary alpha", tick);
+            vec![PATHS[*i].to_string()]
+        }
+        Op::Delete(i) => {
+            let _ = std::fs::remove_file(root.join(PATHS[*i]));
+            vec![PATHS[*i].to_string()]
+        }
+        Op::Rename(a, b) => {
+            let from = root.join(PATHS[*a]);
+            if a != b && from.is_file() {
+                let to = root.join(PATHS[*b]);
+                if let Some(d) = to.parent() {
+                    std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("{e}"));
+                }
+                std::fs::rename(&from, &to).unwrap_or_else(|e| panic!("{e}"));
+            }
+            vec![PATHS[*a].to_string(), PATHS[*b].to_string()]
+        }
+    }
+}
+
+fn check_sequence(initial: &[(usize, String)], ops: &[Op], by_paths: bool) -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git"))?;
+    let mut tick = 0;
+    for (i, c) in initial {
+        perform(root, &Op::Write(*i, c.clone()), &mut tick);
+    }
+    let inc = ctx_with_db(root, "inc.db")?;
+    run(&inc, &IndexOptions::default())?;
+    for op in ops {
+        let touched = perform(root, op, &mut tick);
+        if by_paths {
+            refresh_paths(&inc, &touched)?;
+        } else {
+            run(&inc, &IndexOptions::default())?;
+        }
+        let full = ctx_with_db(root, "full.db")?;
+        run(
+            &full,
+            &IndexOptions {
+                full: true,
+                progress: false,
+            },
+        )?;
+        let (a, b) = (dump(&inc)?, dump(&full)?);
+        assert_eq!(a.0, b.0, "files differ after {op:?}");
+        assert_eq!(a.1, b.1, "names differ after {op:?}");
+        assert_eq!(a.2, b.2, "mentions differ after {op:?}");
+        assert_eq!(a.3, b.3, "edges differ after {op:?}");
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn incremental_equals_full(
+        initial in prop::collection::vec((0..PATHS.len(), content()), 1..8),
+        ops in prop::collection::vec(op(), 1..6),
+        by_paths in any::<bool>(),
+        small in any::<bool>(),
+    ) {
+        // Either scanning path must give the same tables (other tests may flip this too).
+        apply::SMALL_FILES.store(if small { 32 } else { 0 }, std::sync::atomic::Ordering::Relaxed);
+        check_sequence(&initial, &ops, by_paths).unwrap_or_else(|e| panic!("{e:#}"));
+    }
+}
+
+#[test]
+fn rename_is_counted_and_keeps_the_content_date() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".claude/agents"))?;
+    std::fs::write(root.join(".claude/agents/old-name.md"), "see helper.md")?;
+    std::fs::write(root.join(".claude/agents/helper.md"), "x")?;
+    let ctx = ctx_with_db(root, "src.db")?;
+    run(&ctx, &IndexOptions::default())?;
+    let conn = ctx.store.conn()?;
+    let date = |p: &str| -> Result<String> {
+        Ok(conn.query_row(
+            "SELECT content_changed_at FROM files WHERE path = ?1",
+            [p],
+            |r| r.get(0),
+        )?)
+    };
+    let before = date(".claude/agents/old-name.md")?;
+    std::fs::rename(
+        root.join(".claude/agents/old-name.md"),
+        root.join(".claude/agents/new-name.md"),
+    )?;
+    let r = run(&ctx, &IndexOptions::default())?;
+    assert_eq!((r.renamed, r.added, r.removed), (1, 1, 1));
+    assert_eq!(date(".claude/agents/new-name.md")?, before);
+    Ok(())
+}
+
+#[test]
+fn touching_without_change_rereads_but_keeps_the_content_date() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".claude"))?;
+    let f = root.join(".claude/a.md");
+    std::fs::write(&f, "see b.md")?;
+    std::fs::write(root.join(".claude/b.md"), "x")?;
+    let ctx = ctx_with_db(root, "src.db")?;
+    run(&ctx, &IndexOptions::default())?;
+    let t = SystemTime::now() + Duration::from_secs(60);
+    std::fs::File::options()
+        .write(true)
+        .open(&f)?
+        .set_modified(t)?;
+    let r = run(&ctx, &IndexOptions::default())?;
+    assert_eq!((r.files_read, r.changed), (1, 0));
+    assert_eq!(
+        freshness(&ctx, &[".claude/a.md".into()])?[0].1,
+        Freshness::Fresh
+    );
+    Ok(())
+}
