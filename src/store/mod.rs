@@ -94,8 +94,11 @@ impl Store {
             }
         }
         let manager = SqliteConnectionManager::file(path).with_init(|c| configure(c, BUSY_TIMEOUT));
+        // min_idle 1: r2d2 otherwise opens max_size connections before returning, and most
+        // commands are short processes that need one.
         let pool = r2d2::Pool::builder()
             .max_size(4)
+            .min_idle(Some(1))
             .connection_timeout(Duration::from_secs(10))
             .build(manager)
             .with_context(|| format!("opening database {}", path.display()))?;
