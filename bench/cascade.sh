@@ -17,43 +17,14 @@
 # Env: SRC (prebuilt binary, skips the build), RUNS (default 20), KEEP=1 keeps the state directory.
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 runs=${RUNS:-20}
-die() { echo "bench/cascade.sh: $*" >&2; exit 2; }
-for tool in hyperfine rg python3; do
-  command -v "$tool" >/dev/null || die "$tool not found (apt-get install -y hyperfine ripgrep)"
-done
-
-case "${1:-large}" in
-  large)
-    tree=/tmp/large
-    if [ ! -d "$tree/.claude" ]; then
-      python3 /work/shared/bench/gen-claude-tree.py --preset large --out "$tree/.claude" >&2
-    fi ;;
-  -h|--help) sed -n '2,17p' "$0"; exit 2 ;;
-  *) tree=$1 ;;
-esac
-[ -d "$tree" ] || die "$tree is not a directory"
-tree=$(cd "$tree" && pwd)
-
-state=$(mktemp -d /tmp/src-bench-cascade.XXXXXX)
-[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$state"' EXIT
-cfg=$state/config.yaml; db=$state/src.db
-: >"$cfg"   # an empty config: the defaults
-rg_opts=(--hidden --max-filesize 1M -g '.claude/**' -g '/CLAUDE.md'
-  -g '!.claude/agent-memory/**' -g '!.claude/agent-memory-local/**'
-  -g '!.claude/projects/*/memory/cc-reference/**')
-
-# SRC=/path/to/src uses a prebuilt binary; otherwise the release binary is built once.
-if [ -n "${SRC:-}" ]; then
-  bin=$(realpath "$SRC")
-else
-  echo "== building release" >&2
-  (cd "$here" && cargo build --release --quiet)
-  bin=$here/target/release/src
-fi
-src=("$bin" --root "$tree" --db "$db" --config "$cfg")
-q() { printf '%q ' "$@"; }
+need hyperfine rg python3
+tree_arg "${1:-large}" 17
+new_state cascade
+rg_opts=("${default_rg_opts[@]}")
+pick_binary
 
 echo "== full index, impact and cascade start on $tree" >&2
 "${src[@]}" index --full >/dev/null

@@ -13,38 +13,14 @@
 # Env: SRC (prebuilt binary, skips the build), RUNS (default 5), KEEP=1 keeps the state directory.
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 runs=${RUNS:-5}
-die() { echo "bench/export.sh: $*" >&2; exit 2; }
-command -v hyperfine >/dev/null || die "hyperfine not found (apt-get install -y hyperfine)"
-
-case "${1:-large}" in
-  large)
-    tree=/tmp/large
-    if [ ! -d "$tree/.claude" ]; then
-      python3 /work/shared/bench/gen-claude-tree.py --preset large --out "$tree/.claude" >&2
-    fi ;;
-  -h|--help) sed -n '2,13p' "$0"; exit 2 ;;
-  *) tree=$1 ;;
-esac
-[ -d "$tree" ] || die "$tree is not a directory"
-tree=$(cd "$tree" && pwd)
-
-state=$(mktemp -d /tmp/src-bench-export.XXXXXX)
-[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$state"' EXIT
-cfg=$state/config.yaml; db=$state/src.db; map=$state/codebase-map.md
-: >"$cfg"
-
-# SRC=/path/to/src uses a prebuilt binary; otherwise the release binary is built once.
-if [ -n "${SRC:-}" ]; then
-  bin=$(realpath "$SRC")
-else
-  echo "== building release" >&2
-  (cd "$here" && cargo build --release --quiet)
-  bin=$here/target/release/src
-fi
-src=("$bin" --root "$tree" --db "$db" --config "$cfg")
-q() { printf '%q ' "$@"; }
+need hyperfine
+tree_arg "${1:-large}" 13
+new_state export
+map=$state/codebase-map.md
+pick_binary
 
 echo "== full index and first export of $tree" >&2
 "${src[@]}" index --full >/dev/null

@@ -72,16 +72,9 @@ for g in "${excludes[@]}"; do rg_globs+=(-g "!$g"); done
 rg_opts=(--hidden --max-filesize 1M "${rg_globs[@]}")
 
 # ---- build once ------------------------------------------------------------------------------
-# SRC=/path/to/src uses a prebuilt binary; otherwise the release binary is built once.
-if [ -n "${SRC:-}" ]; then
-  bin=$(realpath "$SRC")
-else
-  echo "== building release" >&2
-  (cd "$here" && cargo build --release --quiet)
-  bin=$here/target/release/src
-fi
-src=("$bin" --root "$tree" --db "$db" --config "$cfg")
-q() { printf '%q ' "$@"; }
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+pick_binary
 
 # TSV column by name, unescaped (\t \n \\), one value per line.
 tsvcol() {
