@@ -49,6 +49,9 @@ pub struct Limits {
     pub hook_budget_ms: u64,
     /// Time budget of a live scan when the index is missing.
     pub live_scan_budget_ms: u64,
+    /// How long one SubagentStop may spend statting indexed files for edits no hook saw; the
+    /// next stop continues where it stopped.
+    pub reconcile_budget_ms: u64,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
@@ -158,6 +161,7 @@ impl Default for Limits {
             max_file_bytes: 1024 * 1024,
             hook_budget_ms: 250,
             live_scan_budget_ms: 10_000,
+            reconcile_budget_ms: 40,
         }
     }
 }

@@ -1,12 +1,15 @@
 //! Reconcile: find indexed files that changed on disk without an event (Bash, editors, `git`).
 //!
 //! Owns only the cheap comparison; the index decides what "changed" means. Invariant: stats
-//! every indexed file once (in parallel) against the size and mtime the index stored, and asks
-//! the index (`index::freshness`, which hashes) only about the few whose stat differs, so a file
-//! that was merely touched is not reported.
+//! indexed files (in parallel) against the size and mtime the index stored, and asks the index
+//! (`index::freshness`, which hashes) only about the few whose stat differs, so a file that was
+//! merely touched is not reported. One call stats files for at most `limits.reconcile_budget_ms`,
+//! in path order from a cursor kept in `meta`, so on a large tree successive stops cover it all
+//! while each stays fast (a full `src index` or `src status` still sees everything at once).
 
 use std::collections::BTreeSet;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use rayon::prelude::*;
@@ -26,19 +29,44 @@ fn stat_differs(path: &Path, size: i64, mtime: i64) -> bool {
     }
 }
 
+/// `meta` key: the last path the previous reconcile statted ("" = start from the beginning).
+const META_CURSOR: &str = "reconcile_cursor";
+
+/// Files statted between two looks at the clock.
+const CHUNK: usize = 2048;
+
 /// Root-relative paths of indexed files whose content changed or that disappeared, leaving out
 /// `known` (files that already have an event).
 pub fn drifted(ctx: &Ctx, conn: &Connection, known: &BTreeSet<String>) -> Result<Vec<String>> {
-    let mut stmt = conn.prepare("SELECT path, size, mtime_ns FROM files")?;
+    let started = Instant::now();
+    let budget = Duration::from_millis(ctx.config.limits.reconcile_budget_ms);
+    let cursor = crate::store::meta_get(conn, META_CURSOR)?.unwrap_or_default();
+    // Paths after the cursor first, then the ones before it: a ring over the whole index.
+    let mut stmt =
+        conn.prepare("SELECT path, size, mtime_ns FROM files ORDER BY path <= ?1, path")?;
     let rows: Vec<(String, i64, i64)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .query_map([&cursor], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
         .collect::<rusqlite::Result<_>>()?;
     let root = &ctx.ws.root;
-    let differ: Vec<String> = rows
-        .par_iter()
-        .filter(|(p, size, mtime)| !known.contains(p) && stat_differs(&root.join(p), *size, *mtime))
-        .map(|(p, ..)| p.clone())
-        .collect();
+    let mut differ: Vec<String> = Vec::new();
+    let mut next_cursor = String::new();
+    for chunk in rows.chunks(CHUNK) {
+        differ.par_extend(
+            chunk
+                .par_iter()
+                .filter(|(p, size, mtime)| {
+                    !known.contains(p) && stat_differs(&root.join(p), *size, *mtime)
+                })
+                .map(|(p, ..)| p.clone()),
+        );
+        if started.elapsed() >= budget && chunk.len() == CHUNK {
+            next_cursor = chunk.last().map(|r| r.0.clone()).unwrap_or_default();
+            break;
+        }
+    }
+    if next_cursor != cursor {
+        crate::store::meta_set(conn, META_CURSOR, &next_cursor)?;
+    }
     if differ.is_empty() {
         return Ok(differ);
     }

@@ -821,3 +821,47 @@ fn active_cascade_suppresses_the_impact_alert() {
         Some("SRC: No file changes detected.")
     );
 }
+
+#[test]
+fn reconcile_is_bounded_per_stop_and_resumes_where_it_stopped() {
+    let p = crate::util::Project::empty();
+    // More files than one reconcile chunk (2,048), and a zero budget: one chunk per stop.
+    for i in 0..2100 {
+        p.write(&format!(".claude/notes/n{i:04}.md"), "note\n");
+    }
+    p.write(".claude/zz/last.md", "the last file in path order\n");
+    p.write(".src/config.yaml", "limits:\n  reconcile_budget_ms: 0\n");
+    p.src().arg("index").assert().success();
+    // Changed without a hook (as Bash would): only reconcile can notice.
+    p.write(
+        ".claude/zz/last.md",
+        "changed behind the hooks' back, longer now\n",
+    );
+    let stop = serde_json::json!({"session_id": "s-reconcile", "hook_event_name": "SubagentStop",
+        "agent_type": "implementer", "stop_hook_active": false});
+    let reconciled = |p: &crate::util::Project| {
+        crate::util::stdout_of(p.src().args(["query", "--sql",
+            "SELECT count(*) FROM events WHERE tool_name = 'Reconcile' AND path = '.claude/zz/last.md'",
+            "--format", "tsv"]))
+    };
+    let run_stop = |p: &crate::util::Project| {
+        p.src()
+            .env("CLAUDE_PROJECT_DIR", p.root())
+            .args(["hook", "subagent-stop"])
+            .write_stdin(stop.to_string())
+            .assert()
+            .success();
+    };
+    run_stop(&p);
+    assert!(
+        reconciled(&p).ends_with("0\n"),
+        "first stop stats only the first chunk: {}",
+        reconciled(&p)
+    );
+    run_stop(&p);
+    assert!(
+        reconciled(&p).ends_with("1\n"),
+        "second stop resumes and finds it: {}",
+        reconciled(&p)
+    );
+}
