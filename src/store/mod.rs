@@ -99,6 +99,10 @@ impl Store {
         let pool = r2d2::Pool::builder()
             .max_size(4)
             .min_idle(Some(1))
+            // One worker thread instead of r2d2's three: most commands are short processes.
+            .thread_pool(std::sync::Arc::new(
+                scheduled_thread_pool::ScheduledThreadPool::new(1),
+            ))
             .connection_timeout(Duration::from_secs(10))
             .build(manager)
             .with_context(|| format!("opening database {}", path.display()))?;
