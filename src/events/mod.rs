@@ -70,45 +70,31 @@ pub fn now_ts() -> String {
 /// Stores `ev` unless it is already there; returns whether a row was added. A hook's own insert
 /// is new by construction; other sources (spill, import, reconcile) may offer an event again.
 pub fn insert(conn: &Connection, ev: &Event, source: Source) -> Result<bool> {
-    let n = if ev.tool_use_id.is_some() || source == Source::Hook {
-        // The unique index `events_once` makes the same tool call a no-op (it ignores NULL ids).
-        conn.prepare_cached(
-            "INSERT OR IGNORE INTO events
-               (session_id, tool_name, abs_path, path, agent_id, agent_type, tool_use_id, cwd, ts, source)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-        )?
-        .execute(params![
-            ev.session_id,
-            ev.tool_name,
-            ev.abs_path,
-            ev.path,
-            ev.agent_id,
-            ev.agent_type,
-            ev.tool_use_id,
-            ev.cwd,
-            ev.ts,
-            source.as_str()
-        ])?
+    // The unique index `events_once` makes the same tool call a no-op (it ignores NULL ids);
+    // without an id (spill, import, reconcile), an identical row is the duplicate to skip.
+    let sql = if ev.tool_use_id.is_some() || source == Source::Hook {
+        "INSERT OR IGNORE INTO events
+           (session_id, tool_name, abs_path, path, agent_id, agent_type, tool_use_id, cwd, ts, source)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
     } else {
-        conn.prepare_cached(
-            "INSERT INTO events
-               (session_id, tool_name, abs_path, path, agent_id, agent_type, tool_use_id, cwd, ts, source)
-             SELECT ?1, ?2, ?3, ?4, ?5, ?6, NULL, ?7, ?8, ?9
-             WHERE NOT EXISTS (SELECT 1 FROM events WHERE session_id = ?1 AND tool_use_id IS NULL
-                               AND abs_path = ?3 AND tool_name = ?2 AND ts = ?8)",
-        )?
-        .execute(params![
-            ev.session_id,
-            ev.tool_name,
-            ev.abs_path,
-            ev.path,
-            ev.agent_id,
-            ev.agent_type,
-            ev.cwd,
-            ev.ts,
-            source.as_str()
-        ])?
+        "INSERT INTO events
+           (session_id, tool_name, abs_path, path, agent_id, agent_type, tool_use_id, cwd, ts, source)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
+         WHERE NOT EXISTS (SELECT 1 FROM events WHERE session_id = ?1 AND tool_use_id IS NULL
+                           AND abs_path = ?3 AND tool_name = ?2 AND ts = ?9)"
     };
+    let n = conn.prepare_cached(sql)?.execute(params![
+        ev.session_id,
+        ev.tool_name,
+        ev.abs_path,
+        ev.path,
+        ev.agent_id,
+        ev.agent_type,
+        ev.tool_use_id,
+        ev.cwd,
+        ev.ts,
+        source.as_str()
+    ])?;
     Ok(n > 0)
 }
 
