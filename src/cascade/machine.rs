@@ -240,6 +240,21 @@ pub struct Dependent {
     pub reason: Reason,
 }
 
+#[cfg(test)]
+impl Dependent {
+    /// A test dependent: `file` mentions `changed` by its path at `line`.
+    pub fn mentioning(file: &str, changed: &str, line: u32) -> Dependent {
+        Dependent {
+            file: file.into(),
+            reason: Reason {
+                changed_file: changed.into(),
+                reference_pattern: changed.into(),
+                evidence: format!("{file}:{line}:see {changed}"),
+            },
+        }
+    }
+}
+
 /// What the caller observed for a convergence check.
 #[derive(Debug, Clone)]
 pub struct Observation {

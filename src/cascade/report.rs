@@ -294,14 +294,7 @@ mod tests {
     use crate::cascade::machine::{Dependent, Observation, Outcome, Status};
 
     fn dep(file: &str, changed: &str) -> Dependent {
-        Dependent {
-            file: file.into(),
-            reason: Reason {
-                changed_file: changed.into(),
-                reference_pattern: changed.into(),
-                evidence: format!("{file}:3:see {changed}"),
-            },
-        }
+        Dependent::mentioning(file, changed, 3)
     }
 
     /// A cascade with one failure, a retry, a new impact and a cycle, ended at iteration 2.

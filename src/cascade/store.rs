@@ -377,14 +377,7 @@ mod tests {
     use crate::cascade::machine::{Dependent, Edit, Observation};
 
     fn dep(file: &str, changed: &str) -> Dependent {
-        Dependent {
-            file: file.into(),
-            reason: Reason {
-                changed_file: changed.into(),
-                reference_pattern: changed.into(),
-                evidence: format!("{file}:2:see {changed}"),
-            },
-        }
+        Dependent::mentioning(file, changed, 2)
     }
 
     #[test]
