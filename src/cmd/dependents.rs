@@ -84,18 +84,23 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     } else {
         live(&ctx, &file)?
     };
-    let mut out = std::io::stdout().lock();
+    // Buffered: a hub file can have tens of thousands of evidence lines.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         serde_json::to_writer_pretty(&mut out, &answer)?;
         writeln!(out)?;
     } else {
         print_text(&mut out, &answer)?;
     }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn from_index(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
     let conn = ctx.store.conn()?;
+    // One read transaction for every lookup below: a consistent snapshot, and SQLite takes its
+    // shared lock once instead of once per statement (tens of thousands for a hub file).
+    let _snapshot = conn.unchecked_transaction()?;
     let root = &ctx.ws.root;
     let freshness = index::freshness_with(&conn, root, &[file.to_string()])?
         .pop()
