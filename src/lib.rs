@@ -18,4 +18,5 @@ pub mod query;
 pub mod scan;
 pub mod skills;
 pub mod store;
+pub mod trace;
 pub mod workspace;

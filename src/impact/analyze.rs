@@ -49,21 +49,7 @@ impl Input {
 
 /// Appends a phase timing to the file named by `SRC_DEBUG` (the hooks' convention), if any.
 pub fn lap(what: &str, since: &mut Instant) {
-    if let Some(path) = std::env::var_os("SRC_DEBUG").filter(|v| !v.is_empty()) {
-        use std::io::Write as _;
-        let line = format!(
-            "src impact: {what}: {:.1} ms\n",
-            since.elapsed().as_secs_f64() * 1e3
-        );
-        if let Ok(mut f) = std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(path)
-        {
-            let _ = f.write_all(line.as_bytes());
-        }
-    }
-    *since = Instant::now();
+    crate::trace::lap("src impact", what, since);
 }
 
 /// A finished, stored run and the input problems worth a line on stderr.

@@ -26,9 +26,10 @@ use crate::scan::names::names_of;
 const CACHE_KIB: i64 = 64 * 1024;
 
 fn debug(what: &str, t0: std::time::Instant) {
-    if std::env::var_os("SRC_DEBUG").is_some() {
-        eprintln!("src: {what} at {} ms", t0.elapsed().as_millis());
-    }
+    crate::trace::note(
+        "src index",
+        &format!("{what} at {} ms", t0.elapsed().as_millis()),
+    );
 }
 
 /// The secondary indexes of migration 0001, dropped during a full rebuild and recreated after

@@ -694,6 +694,30 @@ fn end_to_end_on_the_claude_tree() {
 }
 
 #[test]
+fn debug_timings_go_to_the_named_file_never_to_stderr() {
+    // SRC_DEBUG names a file; the stop (which refreshes the index) must stay silent on stderr.
+    let p = Project::from_fixture("claude-tree");
+    p.src().args(["index"]).assert().success();
+    let f = ".claude/hooks/hook-common.sh";
+    hook(&p, "post-tool-use", edit_payload(&p, f, "toolu_dbg"));
+    let log = p.path("debug.log");
+    let out = src()
+        .current_dir(p.root())
+        .env("CLAUDE_PROJECT_DIR", p.root())
+        .env("SRC_DEBUG", &log)
+        .args(["hook", "subagent-stop"])
+        .write_stdin(payload(&p, "ss-implementer.json"))
+        .output()
+        .unwrap_or_else(|e| panic!("running hook: {e}"));
+    one_object(&out);
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    for phase in ["reconcile", "refresh", "display names", "src index", "done"] {
+        assert!(text.contains(phase), "no {phase:?} in {text}");
+    }
+}
+
+#[test]
 fn concurrent_stops_report_each_edit_once() {
     let p = Project::from_fixture("claude-tree");
     p.src().args(["index"]).assert().success();

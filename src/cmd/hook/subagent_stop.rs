@@ -37,6 +37,10 @@ pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<String> {
         return Ok(EMPTY.into());
     }
     let ctx = open_ctx(g)?;
+    crate::trace::note(
+        "src hook subagent-stop",
+        &format!("opened: {:.1} ms", started.elapsed().as_secs_f64() * 1e3),
+    );
     let print = |text: &str| match ctx.config.alerts.delivery {
         Delivery::Lead => EMPTY.to_string(),
         Delivery::SubagentStop => context_json("SubagentStop", text),
@@ -86,6 +90,10 @@ pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<String> {
         Some(session),
         None,
         started,
+    );
+    crate::trace::note(
+        "src hook subagent-stop",
+        &format!("done: {:.1} ms", started.elapsed().as_secs_f64() * 1e3),
     );
     Ok(print(&stopped.text))
 }
