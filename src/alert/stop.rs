@@ -40,6 +40,7 @@ pub struct Stopped {
 pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stopped> {
     let session = req.session_id.as_str();
     let agent = req.agent_id.as_deref();
+    let mut t = Instant::now();
     let mut conn = ctx.store.conn()?;
     let start = watermark(&conn, session)?;
 
@@ -89,6 +90,7 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
                 Ok(())
             })?;
         }
+        lap("reconcile", &mut t);
     }
 
     let reached = head(&conn, session)?;
@@ -100,6 +102,7 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
     } else {
         Some(analyse(ctx, &conn, &paths, built, deadline)?)
     };
+    lap("analyse", &mut t);
 
     store::write(&mut conn, |tx| {
         let now = watermark(tx, session)?;
@@ -138,6 +141,10 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
     })
 }
 
+fn lap(what: &str, t: &mut Instant) {
+    crate::trace::lap("src hook subagent-stop", what, t);
+}
+
 /// Distinct root-relative paths of the session's events with `after < id <= upto`.
 fn changed_paths(
     conn: &Connection,
@@ -174,10 +181,19 @@ fn analyse(
 ) -> Result<Analysis> {
     let (edges, timed_out, names) = if built {
         // Edges into a deleted file vanish with the refresh, those into a new file appear: both.
+        let mut t = Instant::now();
         let mut edges = graph::edges_into(conn, paths)?;
         index::refresh_paths(ctx, paths)?;
+        lap("refresh", &mut t);
         edges.extend(graph::edges_into(conn, paths)?);
-        (edges, false, DisplayNames::load(conn)?)
+        lap("edges", &mut t);
+        let involved = paths
+            .iter()
+            .map(String::as_str)
+            .chain(edges.iter().map(|e| e.src.as_str()));
+        let names = DisplayNames::load_for(conn, involved)?;
+        lap("display names", &mut t);
+        (edges, false, names)
     } else {
         let configured = Duration::from_millis(ctx.config.limits.live_scan_budget_ms);
         let left = deadline.saturating_duration_since(Instant::now());

@@ -6,7 +6,7 @@
 
 pub mod resolve;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use anyhow::Result;
 use rusqlite::Connection;
@@ -92,13 +92,54 @@ impl DisplayNames {
         DisplayNames { names }
     }
 
-    /// Display names unique among all indexed files.
-    pub fn load(conn: &Connection) -> Result<DisplayNames> {
+    /// Display names of `wanted`, unique among all indexed files and `wanted` itself.
+    ///
+    /// Two paths share a whole-component suffix only if they share a basename, so one pass over
+    /// the indexed paths keeps just the rivals of the wanted ones, and each wanted path narrows
+    /// its own rivals suffix by suffix: a stop that names 100 files of 50,000 does not count the
+    /// suffixes of all 50,000.
+    pub fn load_for<'a>(
+        conn: &Connection,
+        wanted: impl IntoIterator<Item = &'a str>,
+    ) -> Result<DisplayNames> {
+        let wanted: HashSet<&str> = wanted.into_iter().collect();
+        let mut groups: HashMap<&str, Vec<String>> = HashMap::new();
+        for p in &wanted {
+            groups.entry(basename(p)).or_default().push(p.to_string());
+        }
         let mut stmt = conn.prepare_cached("SELECT path FROM files")?;
-        let paths = stmt
-            .query_map([], |r| r.get::<_, String>(0))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(DisplayNames::new(paths.iter().map(String::as_str)))
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            // Borrowed: only the rivals are copied out of SQLite.
+            let path = row.get_ref(0)?.as_str()?;
+            if let Some(g) = groups.get_mut(basename(path)) {
+                if !wanted.contains(path) {
+                    g.push(path.to_string());
+                }
+            }
+        }
+        let names = wanted
+            .iter()
+            .map(|&p| {
+                let group = groups.get(basename(p)).map_or(&[][..], Vec::as_slice);
+                // Every rival shares the basename; longer suffixes narrow them down.
+                let mut rivals: Vec<&str> = Vec::new();
+                let mut short = p;
+                for (i, s) in suffixes(p).enumerate() {
+                    if i == 0 {
+                        rivals.extend(group.iter().map(String::as_str).filter(|q| *q != p));
+                    } else {
+                        rivals.retain(|q| has_suffix(q, s));
+                    }
+                    if rivals.is_empty() {
+                        short = s;
+                        break;
+                    }
+                }
+                (p.to_string(), short.to_string())
+            })
+            .collect();
+        Ok(DisplayNames { names })
     }
 
     /// The display name of `path` (the path itself when unknown).
@@ -108,6 +149,16 @@ impl DisplayNames {
             .cloned()
             .unwrap_or_else(|| path.to_string())
     }
+}
+
+/// Whether `suffix` is a whole-component suffix of `path`.
+fn has_suffix(path: &str, suffix: &str) -> bool {
+    path == suffix
+        || path.ends_with(suffix) && path.as_bytes()[path.len() - suffix.len() - 1] == b'/'
+}
+
+fn basename(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
 }
 
 /// Whole-component suffixes of `path`, shortest first, ending with the path itself.
@@ -136,5 +187,72 @@ mod tests {
         assert_eq!(d.get(".claude/agents/implementer.md"), "implementer.md");
         assert_eq!(d.get("a/x/same.md"), "a/x/same.md");
         assert_eq!(d.get("unknown/file"), "unknown/file");
+    }
+
+    /// An in-memory `files` table holding `paths`.
+    fn files_table<'a>(paths: impl IntoIterator<Item = &'a str>) -> Result<Connection> {
+        let conn = Connection::open_in_memory()?;
+        conn.execute_batch("CREATE TABLE files (path TEXT PRIMARY KEY)")?;
+        for p in paths {
+            conn.execute("INSERT INTO files VALUES (?1)", [p])?;
+        }
+        Ok(conn)
+    }
+
+    #[test]
+    fn names_for_some_paths_equal_names_among_all() -> Result<()> {
+        let all = [
+            ".claude/skills/execution-code/SKILL.md",
+            ".claude/skills/review/SKILL.md",
+            ".claude/agents/implementer.md",
+            "a/x/same.md",
+            "b/x/same.md",
+            "c/y/same.md",
+            "same.md",
+            "d/other.md",
+        ];
+        let conn = files_table(all)?;
+        let global = DisplayNames::new(all);
+        let wanted = [
+            "a/x/same.md",
+            "c/y/same.md",
+            ".claude/skills/review/SKILL.md",
+        ];
+        let some = DisplayNames::load_for(&conn, wanted)?;
+        for p in wanted {
+            assert_eq!(some.get(p), global.get(p), "{p}");
+        }
+        assert_eq!(some.get("c/y/same.md"), "y/same.md");
+        // A wanted path that is no longer indexed (a deleted changed file) still gets a name
+        // unique among the indexed ones.
+        let gone = DisplayNames::load_for(&conn, ["e/x/same.md"])?;
+        assert_eq!(gone.get("e/x/same.md"), "e/x/same.md");
+        let gone = DisplayNames::load_for(&conn, ["e/z/implementer.md"])?;
+        assert_eq!(gone.get("e/z/implementer.md"), "z/implementer.md");
+        Ok(())
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn load_for_agrees_with_counting_every_suffix(
+            indexed in proptest::collection::btree_set("[ab]{1,2}(/[ab]{1,2}){0,3}", 0..40),
+            extra in proptest::collection::btree_set("[ab]{1,2}(/[ab]{1,2}){0,3}", 0..5),
+            pick in proptest::collection::vec(proptest::bool::ANY, 40),
+        ) {
+            let fail = |e: anyhow::Error| proptest::test_runner::TestCaseError::fail(e.to_string());
+            let conn = files_table(indexed.iter().map(String::as_str)).map_err(fail)?;
+            let wanted: Vec<&str> = indexed
+                .iter()
+                .zip(pick.iter().cycle())
+                .filter(|(_, k)| **k)
+                .map(|(p, _)| p.as_str())
+                .chain(extra.iter().map(String::as_str))
+                .collect();
+            let global = DisplayNames::new(indexed.union(&extra).map(String::as_str));
+            let some = DisplayNames::load_for(&conn, wanted.iter().copied()).map_err(fail)?;
+            for p in &wanted {
+                proptest::prop_assert_eq!(some.get(p), global.get(p), "{}", p);
+            }
+        }
     }
 }
