@@ -41,29 +41,59 @@ pub fn drifted(ctx: &Ctx, conn: &Connection, known: &BTreeSet<String>) -> Result
     let started = Instant::now();
     let budget = Duration::from_millis(ctx.config.limits.reconcile_budget_ms);
     let cursor = crate::store::meta_get(conn, META_CURSOR)?.unwrap_or_default();
-    // Paths after the cursor first, then the ones before it: a ring over the whole index.
-    let mut stmt =
-        conn.prepare("SELECT path, size, mtime_ns FROM files ORDER BY path <= ?1, path")?;
-    let rows: Vec<(String, i64, i64)> = stmt
-        .query_map([&cursor], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+    // A ring over the whole index: the paths after the cursor, then those up to it. Read chunk
+    // by chunk along the path index, so a stop that runs out of budget never loads the rest.
+    let mut stmt = conn.prepare_cached(
+        "SELECT path, size, mtime_ns FROM files
+         WHERE path > ?1 AND (?2 IS NULL OR path <= ?2) ORDER BY path LIMIT ?3",
+    )?;
     let root = &ctx.ws.root;
     let mut differ: Vec<String> = Vec::new();
     let mut next_cursor = String::new();
-    for chunk in rows.chunks(CHUNK) {
-        differ.par_extend(
-            chunk
-                .par_iter()
-                .filter(|(p, size, mtime)| {
-                    !known.contains(p) && stat_differs(&root.join(p), *size, *mtime)
-                })
-                .map(|(p, ..)| p.clone()),
-        );
-        if started.elapsed() >= budget && chunk.len() == CHUNK {
-            next_cursor = chunk.last().map(|r| r.0.clone()).unwrap_or_default();
-            break;
+    let mut statted = 0usize;
+    let laps: &[(&str, Option<&str>)] = if cursor.is_empty() {
+        &[("", None)]
+    } else {
+        &[(cursor.as_str(), None), ("", Some(cursor.as_str()))]
+    };
+    'ring: for &(from, upto) in laps {
+        let mut after = from.to_string();
+        loop {
+            let chunk: Vec<(String, i64, i64)> = stmt
+                .query_map(rusqlite::params![after, upto, CHUNK as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+            let Some(last) = chunk.last().map(|r| r.0.clone()) else {
+                break;
+            };
+            statted += chunk.len();
+            differ.par_extend(
+                chunk
+                    .par_iter()
+                    .filter(|(p, size, mtime)| {
+                        !known.contains(p) && stat_differs(&root.join(p), *size, *mtime)
+                    })
+                    .map(|(p, ..)| p.clone()),
+            );
+            if chunk.len() < CHUNK {
+                break;
+            }
+            if started.elapsed() >= budget {
+                next_cursor = last;
+                break 'ring;
+            }
+            after = last;
         }
     }
+    crate::trace::note(
+        "src reconcile",
+        &format!(
+            "{statted} statted in {:.1} ms, {} differ, cursor {next_cursor:?}",
+            started.elapsed().as_secs_f64() * 1e3,
+            differ.len()
+        ),
+    );
     if next_cursor != cursor {
         crate::store::meta_set(conn, META_CURSOR, &next_cursor)?;
     }
