@@ -5,8 +5,9 @@
 //! Owns scope decisions and file metadata; reads no file contents. Invariant: `in_scope` for one
 //! path agrees with what a walk would yield for it; walk errors are counted, never fatal.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::UNIX_EPOCH;
 
 use anyhow::{Context, Result};
@@ -304,12 +305,18 @@ pub fn walk(ws: &Workspace, config: &Config) -> Result<Walked> {
     Ok(out)
 }
 
+/// Parsed ignore files by (root-relative directory, file name); `None` when there is none.
+type IgnoreCache = HashMap<(String, &'static str), Option<Arc<Gitignore>>>;
+
 /// Decides for one root-relative path what a walk would: in scope by the globs, not under
 /// `.git/` or the state directory, not ignored by an ignore file of an ancestor directory.
 pub struct PathFilter {
     scope: ScopeMatcher,
     root: PathBuf,
     state_dir: PathBuf,
+    /// Parsed ignore files by (directory, file name): paths of one stop share ancestors, and a
+    /// missing file is remembered too (most directories have none).
+    ignores: Mutex<IgnoreCache>,
 }
 
 impl PathFilter {
@@ -318,7 +325,28 @@ impl PathFilter {
             scope: ScopeMatcher::new(&config.scope)?,
             root: ws.root.clone(),
             state_dir: ws.state_dir.clone(),
+            ignores: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The ignore file `file` of root-relative directory `dir` ("" = the root), parsed once.
+    fn ignore_file(&self, dir: &str, file: &'static str) -> Option<Arc<Gitignore>> {
+        let key = (dir.to_string(), file);
+        if let Ok(cache) = self.ignores.lock() {
+            if let Some(hit) = cache.get(&key) {
+                return hit.clone();
+            }
+        }
+        let base = if dir.is_empty() {
+            self.root.clone()
+        } else {
+            self.root.join(dir)
+        };
+        let parsed = load_ignore(&base, file).map(Arc::new);
+        if let Ok(mut cache) = self.ignores.lock() {
+            cache.insert(key, parsed.clone());
+        }
+        parsed
     }
 
     pub fn in_scope(&self, rel: &str) -> bool {
@@ -338,11 +366,6 @@ impl PathFilter {
         }
         // Deepest directory first; in each, .srcignore over .ignore over .gitignore.
         for dir in dirs.iter().copied().chain(std::iter::once("")) {
-            let base = if dir.is_empty() {
-                self.root.clone()
-            } else {
-                self.root.join(dir)
-            };
             let sub = if dir.is_empty() {
                 rel
             } else {
@@ -353,7 +376,7 @@ impl PathFilter {
                 files.push(".git/info/exclude");
             }
             for f in files {
-                let Some(gi) = load_ignore(&base, f) else {
+                let Some(gi) = self.ignore_file(dir, f) else {
                     continue;
                 };
                 let m = gi.matched_path_or_any_parents(sub, false);
