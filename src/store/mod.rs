@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
 mod embedded {
@@ -93,13 +94,30 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) and migrates the database at `path`.
     pub fn open(path: &Path) -> Result<Store> {
+        Store::open_with(path, false)
+    }
+
+    /// `open` for a hook process: its connections skip the checkpoint SQLite runs when the last
+    /// one closes (a checkpoint, an fsync and a WAL delete: most of a short process's cost).
+    /// The WAL stays bounded by the automatic checkpoint and the next command's close.
+    pub fn open_for_hook(path: &Path) -> Result<Store> {
+        Store::open_with(path, true)
+    }
+
+    fn open_with(path: &Path, no_checkpoint_on_close: bool) -> Result<Store> {
         if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
                 std::fs::create_dir_all(dir)
                     .with_context(|| format!("creating directory {}", dir.display()))?;
             }
         }
-        let manager = SqliteConnectionManager::file(path).with_init(|c| configure(c, BUSY_TIMEOUT));
+        let manager = SqliteConnectionManager::file(path).with_init(move |c| {
+            configure(c, BUSY_TIMEOUT)?;
+            if no_checkpoint_on_close {
+                c.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
+            }
+            Ok(())
+        });
         // min_idle 1: r2d2 otherwise opens max_size connections before returning, and most
         // commands are short processes that need one.
         let pool = r2d2::Pool::builder()
@@ -141,10 +159,7 @@ pub fn open_fast(path: &Path, busy: Duration) -> Result<Connection> {
     let mut conn =
         Connection::open(path).with_context(|| format!("opening database {}", path.display()))?;
     configure(&conn, busy)?;
-    conn.set_db_config(
-        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
-        true,
-    )?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
     migrate(&mut conn, path)?;
     Ok(conn)
 }

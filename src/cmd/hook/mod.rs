@@ -123,7 +123,7 @@ pub fn open_ctx(g: &GlobalOpts) -> Result<crate::ctx::Ctx> {
     let ws = Workspace::resolve(g)?;
     let config = crate::config::load(&ws.config_path)?.config;
     ws.ensure_state_dir()?;
-    let store = crate::store::Store::open(&ws.db_path)?;
+    let store = crate::store::Store::open_for_hook(&ws.db_path)?;
     let ctx = crate::ctx::Ctx { ws, config, store };
     events::ingest_spill(&ctx)?;
     Ok(ctx)
