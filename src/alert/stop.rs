@@ -65,32 +65,43 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
         });
     }
 
-    // The index stubs fail until the engine lands; treat that like "not built".
     let built = index::is_built(ctx).unwrap_or(false);
+    // With an index: the files the session's events name are refreshed and looked up while
+    // reconcile stats the rest of the index on another thread (both are most of a stop).
+    let mut looked_up = Lookup::default();
     if built {
         let known = changed_paths(&conn, session, start.event_id, i64::MAX)?;
-        let drifted = events::reconcile::drifted(ctx, &conn, &known)?;
-        if !drifted.is_empty() {
-            let ts = events::now_ts();
-            store::write(&mut conn, |tx| {
-                for rel in &drifted {
-                    let ev = Event {
-                        session_id: session.to_string(),
-                        tool_name: "Reconcile".into(),
-                        abs_path: ctx.ws.abs(rel).to_string_lossy().into_owned(),
-                        path: Some(rel.clone()),
-                        agent_id: req.agent_id.clone(),
-                        agent_type: None,
-                        tool_use_id: None,
-                        cwd: None,
-                        ts: ts.clone(),
-                    };
-                    events::insert(tx, &ev, Source::Reconcile)?;
-                }
-                Ok(())
-            })?;
-        }
-        lap("reconcile", &mut t);
+        let known_vec: Vec<String> = known.iter().cloned().collect();
+        let snapshot = events::reconcile::Snapshot::take(ctx)?;
+        let (first, drift) = std::thread::scope(|s| {
+            let reconcile = s.spawn(|| snapshot.scan(ctx, &known));
+            let first = look_up(ctx, &conn, &known_vec);
+            let drift = reconcile
+                .join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("reconcile panicked")));
+            (first, drift)
+        });
+        looked_up = first?;
+        let drift = drift?;
+        let ts = events::now_ts();
+        store::write(&mut conn, |tx| {
+            for rel in &drift.paths {
+                let ev = Event {
+                    session_id: session.to_string(),
+                    tool_name: "Reconcile".into(),
+                    abs_path: ctx.ws.abs(rel).to_string_lossy().into_owned(),
+                    path: Some(rel.clone()),
+                    agent_id: req.agent_id.clone(),
+                    agent_type: None,
+                    tool_use_id: None,
+                    cwd: None,
+                    ts: ts.clone(),
+                };
+                events::insert(tx, &ev, Source::Reconcile)?;
+            }
+            drift.save_cursor(tx)
+        })?;
+        lap("known files and reconcile", &mut t);
     }
 
     let reached = head(&conn, session)?;
@@ -99,8 +110,25 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
         .collect();
     let analysis = if paths.is_empty() {
         None
+    } else if built {
+        // Reconciled files and events recorded meanwhile are looked up now.
+        let rest: Vec<String> = paths
+            .iter()
+            .filter(|p| !looked_up.paths.contains(*p))
+            .cloned()
+            .collect();
+        let mut edges = looked_up.edges;
+        if !rest.is_empty() {
+            edges.extend(look_up(ctx, &conn, &rest)?.edges);
+        }
+        let involved = paths
+            .iter()
+            .map(String::as_str)
+            .chain(edges.iter().map(|e| e.src.as_str()));
+        let names = DisplayNames::load_for(&conn, involved)?;
+        Some(build(&paths, &edges, false, &names))
     } else {
-        Some(analyse(ctx, &conn, &paths, built, deadline)?)
+        Some(live(ctx, &paths, deadline)?)
     };
     lap("analyse", &mut t);
 
@@ -170,43 +198,40 @@ fn failed_runs(conn: &Connection, session: &str, after: i64) -> Result<i64> {
     )?)
 }
 
-/// The dependents of `paths` (sorted): from the index when it is built (refreshed for exactly
-/// these files first), else from a live scan bounded by the deadline.
-fn analyse(
-    ctx: &Ctx,
-    conn: &Connection,
-    paths: &[String],
-    built: bool,
-    deadline: Instant,
-) -> Result<Analysis> {
-    let (edges, timed_out, names) = if built {
-        // Edges into a deleted file vanish with the refresh, those into a new file appear: both.
-        let mut t = Instant::now();
-        let mut edges = graph::edges_into(conn, paths)?;
-        index::refresh_paths(ctx, paths)?;
-        lap("refresh", &mut t);
-        edges.extend(graph::edges_into(conn, paths)?);
-        lap("edges", &mut t);
-        let involved = paths
-            .iter()
-            .map(String::as_str)
-            .chain(edges.iter().map(|e| e.src.as_str()));
-        let names = DisplayNames::load_for(conn, involved)?;
-        lap("display names", &mut t);
-        (edges, false, names)
-    } else {
-        let configured = Duration::from_millis(ctx.config.limits.live_scan_budget_ms);
-        let left = deadline.saturating_duration_since(Instant::now());
-        let live = scan::live_dependents(&ctx.ws, &ctx.config, paths, configured.min(left))?;
-        let involved: BTreeSet<&str> = paths
-            .iter()
-            .map(String::as_str)
-            .chain(live.edges.iter().map(|e| e.src.as_str()))
-            .collect();
-        let names = DisplayNames::new(involved.iter().copied());
-        (live.edges, live.truncated, names)
-    };
-    Ok(build(paths, &edges, timed_out, &names))
+/// Files refreshed in the index, and the edges into them before and after the refresh.
+#[derive(Default)]
+struct Lookup {
+    paths: BTreeSet<String>,
+    edges: Vec<Edge>,
+}
+
+/// Refreshes the index for exactly `paths` and collects the edges into them. Edges into a
+/// deleted file vanish with the refresh, those into a new file appear: both are kept.
+fn look_up(ctx: &Ctx, conn: &Connection, paths: &[String]) -> Result<Lookup> {
+    if paths.is_empty() {
+        return Ok(Lookup::default());
+    }
+    let mut edges = graph::edges_into(conn, paths)?;
+    index::refresh_paths(ctx, paths)?;
+    edges.extend(graph::edges_into(conn, paths)?);
+    Ok(Lookup {
+        paths: paths.iter().cloned().collect(),
+        edges,
+    })
+}
+
+/// Without an index: the dependents of `paths` from a live scan bounded by the deadline.
+fn live(ctx: &Ctx, paths: &[String], deadline: Instant) -> Result<Analysis> {
+    let configured = Duration::from_millis(ctx.config.limits.live_scan_budget_ms);
+    let left = deadline.saturating_duration_since(Instant::now());
+    let live = scan::live_dependents(&ctx.ws, &ctx.config, paths, configured.min(left))?;
+    let involved: BTreeSet<&str> = paths
+        .iter()
+        .map(String::as_str)
+        .chain(live.edges.iter().map(|e| e.src.as_str()))
+        .collect();
+    let names = DisplayNames::new(involved.iter().copied());
+    Ok(build(paths, &live.edges, live.truncated, &names))
 }
 
 /// Groups edges by the mentioning file, leaving out changed files.

@@ -710,9 +710,13 @@ fn debug_timings_go_to_the_named_file_never_to_stderr() {
         .output()
         .unwrap_or_else(|e| panic!("running hook: {e}"));
     one_object(&out);
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&log).unwrap_or_default();
-    for phase in ["reconcile", "refresh", "display names", "src index", "done"] {
+    for phase in ["src reconcile", "src index", "analyse", "done"] {
         assert!(text.contains(phase), "no {phase:?} in {text}");
     }
 }
@@ -844,6 +848,47 @@ fn active_cascade_suppresses_the_impact_alert() {
         context(&v).as_deref(),
         Some("SRC: No file changes detected.")
     );
+}
+
+#[test]
+fn a_file_edited_behind_the_hooks_back_is_reported_beside_a_hook_recorded_one() {
+    // A new file (recorded by the hook) adds a name; a file edited by Bash now mentions that
+    // name, so the index refresh of the new file rescans it too, while reconcile stats the
+    // files on another thread. Both are reported. (That reconcile compares with the index as it
+    // was before the refresh, whatever the timing, is a unit test in events::reconcile.)
+    let p = crate::util::Project::empty();
+    for i in 0..300 {
+        p.write(&format!(".claude/notes/n{i:04}.md"), "note\n");
+    }
+    let bash = ".claude/zz/handoff.md";
+    p.write(bash, "Nobody yet.\n");
+    p.src().arg("index").assert().success();
+    let new = ".claude/agents/release-warden.md";
+    p.write(new, "# Release warden\nGuards releases.\n");
+    hook(&p, "post-tool-use", edit_payload(&p, new, "toolu_new"));
+    p.write(bash, "Hand releases to release-warden.\n");
+    let stop = serde_json::json!({"session_id": SESSION, "hook_event_name": "SubagentStop",
+        "agent_type": "implementer", "stop_hook_active": false});
+    one_object(&hook(&p, "subagent-stop", stop.to_string()));
+    assert_eq!(
+        count(
+            &p,
+            &format!(
+                "SELECT count(*) FROM events WHERE tool_name = 'Reconcile' AND path = '{bash}'"
+            )
+        ),
+        1
+    );
+    let (text, changed): (String, String) = db(&p)
+        .query_row(
+            "SELECT text, changed FROM alerts ORDER BY id DESC LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Changed files are never each other's dependents.
+    assert_eq!(text, "SRC: 0 impact candidates for 2 changed files.");
+    assert!(changed.contains(bash) && changed.contains(new), "{changed}");
 }
 
 #[test]
