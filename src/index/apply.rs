@@ -45,6 +45,10 @@ const MANY_BEARERS: usize = 16;
 
 /// Results per write transaction.
 const BATCH: usize = 512;
+/// Candidates of one file looked up one query each; past this, every name is read once instead.
+/// (A static so tests can force either way: the result must be the same.)
+pub(crate) static LOOKUPS_PER_FILE: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(2048);
 /// Up to this many files and bytes, scanning looks names up instead of loading them all.
 /// (A static so tests can force either path: the result must be the same.)
 pub(crate) static SMALL_FILES: std::sync::atomic::AtomicUsize =
@@ -413,12 +417,28 @@ fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]) -> Result
     let mut outcomes = Vec::with_capacity(work.len());
     {
         let mut exists = conn.prepare_cached("SELECT 1 FROM names WHERE name = ?1 LIMIT 1")?;
+        // A big file has tens of thousands of candidates: one query each would cost far more
+        // than reading every name once, so past LOOKUPS_PER_FILE they are looked up in memory.
+        let mut all_names: Option<HashSet<String>> = None;
         for w in work {
             outcomes.push(read_file(&root, w, max, None, |bytes| {
+                let cands = candidates(bytes, max_len);
+                let limit = LOOKUPS_PER_FILE.load(std::sync::atomic::Ordering::Relaxed);
+                if cands.len() > limit && all_names.is_none() {
+                    let mut stmt = conn.prepare_cached("SELECT DISTINCT name FROM names")?;
+                    let names = stmt
+                        .query_map([], |r| r.get::<_, String>(0))?
+                        .collect::<rusqlite::Result<HashSet<String>>>()?;
+                    all_names = Some(names);
+                }
                 let mut found: Vec<&str> = Vec::new();
-                for c in candidates(bytes, max_len) {
+                for c in cands {
                     if let Ok(s) = std::str::from_utf8(c) {
-                        if exists.exists([s])? {
+                        let known = match &all_names {
+                            Some(names) => names.contains(s),
+                            None => exists.exists([s])?,
+                        };
+                        if known {
                             found.push(s);
                         }
                     }

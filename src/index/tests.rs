@@ -220,9 +220,12 @@ proptest! {
         ops in prop::collection::vec(op(), 1..6),
         by_paths in any::<bool>(),
         small in any::<bool>(),
+        in_memory in any::<bool>(),
     ) {
-        // Either scanning path must give the same tables (other tests may flip this too).
+        // Either scanning path, and either way of looking names up, must give the same tables
+        // (other tests may flip these too).
         apply::SMALL_FILES.store(if small { 32 } else { 0 }, std::sync::atomic::Ordering::Relaxed);
+        apply::LOOKUPS_PER_FILE.store(if in_memory { 0 } else { 2048 }, std::sync::atomic::Ordering::Relaxed);
         check_sequence(&initial, &ops, by_paths).unwrap_or_else(|e| panic!("{e:#}"));
     }
 }
