@@ -89,6 +89,11 @@ pub fn run(ctx: &Ctx, opts: &IndexOptions) -> Result<IndexReport> {
         );
     }
     let (plan, walk_errors) = plan::from_walk(&conn, || walk::walk(&ctx.ws, &ctx.config), full)?;
+    let mut t = Instant::now();
+    crate::trace::note(
+        "src index",
+        &format!("planned at {} ms", start.elapsed().as_millis()),
+    );
     if full {
         crate::store::write(&mut conn, |tx| meta_set(tx, META_IN_PROGRESS, &now()))?;
     }
@@ -122,7 +127,9 @@ pub fn run(ctx: &Ctx, opts: &IndexOptions) -> Result<IndexReport> {
         ));
     }
     report.notes = notes;
+    crate::trace::lap("src index", "applied", &mut t);
     finish(&conn, &mut report, start)?;
+    crate::trace::lap("src index", "counted", &mut t);
     Ok(report)
 }
 

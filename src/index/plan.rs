@@ -39,10 +39,11 @@ pub struct Stored {
     pub hash: String,
 }
 
-pub fn load_files(conn: &Connection) -> Result<HashMap<String, Stored>> {
+/// Every indexed file by path. (foldhash: this map is on the path of every incremental run.)
+pub fn load_files(conn: &Connection) -> Result<foldhash::HashMap<String, Stored>> {
     let mut stmt = conn.prepare_cached("SELECT id, path, size, mtime_ns, hash FROM files")?;
     let mut rows = stmt.query([])?;
-    let mut out = HashMap::new();
+    let mut out = foldhash::HashMap::default();
     while let Some(r) = rows.next()? {
         out.insert(
             r.get::<_, String>(1)?,
@@ -58,10 +59,10 @@ pub fn load_files(conn: &Connection) -> Result<HashMap<String, Stored>> {
 }
 
 /// `path -> (reason, size, mtime)` of skipped files.
-fn load_skipped(conn: &Connection) -> Result<HashMap<String, Skip>> {
+fn load_skipped(conn: &Connection) -> Result<foldhash::HashMap<String, Skip>> {
     let mut stmt = conn.prepare_cached("SELECT path, reason, size, mtime_ns FROM skipped")?;
     let mut rows = stmt.query([])?;
-    let mut out = HashMap::new();
+    let mut out = foldhash::HashMap::default();
     while let Some(r) = rows.next()? {
         let path: String = r.get(0)?;
         let reason: String = r.get(1)?;
@@ -98,16 +99,25 @@ pub fn from_walk(
 ) -> Result<(Plan, u64)> {
     let (walked, stored, skipped) = std::thread::scope(|s| -> Result<_> {
         let handle = s.spawn(walk);
+        let t = std::time::Instant::now();
         let loaded = if full {
             None
         } else {
             Some((load_files(conn), load_skipped(conn)))
         };
+        crate::trace::note(
+            "src index",
+            &format!("loaded in {} ms", t.elapsed().as_millis()),
+        );
         let walked = handle
             .join()
             .map_err(|_| anyhow::anyhow!("the walk thread panicked"))??;
+        crate::trace::note(
+            "src index",
+            &format!("walked in {} ms", t.elapsed().as_millis()),
+        );
         Ok(match loaded {
-            None => (walked, HashMap::new(), HashMap::new()),
+            None => (walked, Default::default(), Default::default()),
             Some((f, k)) => (walked, f?, k?),
         })
     })?;

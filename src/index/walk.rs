@@ -144,6 +144,33 @@ impl ScopeMatcher {
 }
 
 fn rel_of(root: &Path, path: &Path) -> Option<String> {
+    // On Unix a walked path is the root's bytes, `/` and clean `/`-separated components: a
+    // byte comparison and one UTF-8 check, instead of comparing and rebuilding components.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let (p, r) = (path.as_os_str().as_bytes(), root.as_os_str().as_bytes());
+        let rest = p.strip_prefix(r).and_then(|rest| {
+            if r.ends_with(b"/") {
+                Some(rest)
+            } else {
+                rest.strip_prefix(b"/")
+            }
+        });
+        if let Some(s) = rest.and_then(|b| std::str::from_utf8(b).ok()) {
+            let clean = !s.is_empty()
+                && !s.starts_with('/')
+                && !s.ends_with('/')
+                && !s.contains("//")
+                && !s.starts_with("./")
+                && !s.contains("/./")
+                && s != "."
+                && !s.ends_with("/.");
+            if clean {
+                return Some(s.to_string());
+            }
+        }
+    }
     let rest = path.strip_prefix(root).ok()?;
     let parts: Option<Vec<&str>> = rest.iter().map(|c| c.to_str()).collect();
     let parts = parts?;
@@ -405,6 +432,23 @@ fn load_ignore(dir: &Path, file: &str) -> Option<Gitignore> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rel_of_gives_clean_slash_separated_paths() {
+        let root = Path::new("/r");
+        let rel = |p: &str| rel_of(root, Path::new(p));
+        assert_eq!(rel("/r/a/b.md").as_deref(), Some("a/b.md"));
+        assert_eq!(rel("/r//a///b.md").as_deref(), Some("a/b.md"));
+        assert_eq!(rel("/r/./a/./b.md").as_deref(), Some("a/b.md"));
+        assert_eq!(rel("/r/a/").as_deref(), Some("a"));
+        assert_eq!(rel("/r"), None);
+        assert_eq!(rel("/elsewhere/a"), None);
+        assert_eq!(rel("/rx/a"), None);
+        assert_eq!(
+            rel_of(Path::new("/r/"), Path::new("/r/a/b")).as_deref(),
+            Some("a/b")
+        );
+    }
 
     fn scope(include: &[&str], exclude: &[&str]) -> ScopeMatcher {
         let s = Scope {

@@ -287,8 +287,9 @@ impl Matcher {
 /// Every boundary-valid substring of `hay` at most `max_len` bytes long and without a line
 /// break: the only strings that can be mentions of names of that length (paths never hold a
 /// line break; the walk skips any that does).
-pub fn candidates(hay: &[u8], max_len: usize) -> HashSet<&[u8]> {
-    let mut out = HashSet::new();
+pub fn candidates(hay: &[u8], max_len: usize) -> foldhash::HashSet<&[u8]> {
+    // foldhash: a big file yields tens of thousands of slices, SipHash was most of the cost.
+    let mut out = foldhash::HashSet::default();
     for s in 0..hay.len() {
         if !start_ok(hay, s) || hay[s] == b'\n' {
             continue;
