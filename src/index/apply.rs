@@ -105,6 +105,15 @@ impl Bearers {
     }
 }
 
+/// What a full rebuild builds beside writing files and names: bearers by position in the
+/// added list (not yet ids), the paths in that order, and the matcher over every name.
+struct EarlyBuild {
+    by_position: FnvMap<String, Vec<i64>>,
+    paths: Vec<String>,
+    matcher: Matcher,
+    engine: Engine,
+}
+
 /// Mutable state of one apply, kept by the writer.
 struct Run<'a> {
     ctx: &'a Ctx,
@@ -174,6 +183,35 @@ pub(crate) fn apply(
             }
         }
     }
+    // A full rebuild knows every name before writing any: its bearers (by position in
+    // `plan.added`, ids come with the insert) and its matcher are built on another thread while
+    // files and names are written, instead of being read back and built after.
+    let early_build = plan.full.then(|| {
+        let paths: Vec<String> = plan.added.iter().map(|e| e.path.clone()).collect();
+        let bytes: u64 = plan.added.iter().map(|e| e.size).sum();
+        let cfg = names_cfg.clone();
+        std::thread::spawn(move || -> Result<EarlyBuild> {
+            let mut by_name: FnvMap<String, Vec<i64>> = FnvMap::default();
+            for (i, p) in paths.iter().enumerate() {
+                for (n, _) in names_of(p, &cfg) {
+                    by_name.entry(n).or_default().push(i as i64);
+                }
+            }
+            let engine = if bytes >= DFA_MIN_BYTES {
+                Engine::Dfa
+            } else {
+                Engine::Automaton
+            };
+            let names: Vec<&str> = by_name.keys().map(String::as_str).collect();
+            let matcher = Matcher::new(&names, engine)?;
+            Ok(EarlyBuild {
+                by_position: by_name,
+                paths,
+                matcher,
+                engine,
+            })
+        })
+    });
     // One transaction: removals, additions (placeholder hash), skipped rows.
     let mut added_ids: Vec<i64> = Vec::with_capacity(plan.added.len());
     // A full rebuild empties every table itself, so foreign keys only cost time (and keep
@@ -228,6 +266,34 @@ pub(crate) fn apply(
     }
     written?;
     debug("files and names written", t0);
+    // The positions of the early build become the ids just assigned.
+    let mut early = match early_build {
+        Some(handle) => {
+            let built = handle
+                .join()
+                .map_err(|_| anyhow::anyhow!("building the matcher panicked"))??;
+            anyhow::ensure!(
+                built.paths.len() == added_ids.len(),
+                "the early build saw {} files, {} were written",
+                built.paths.len(),
+                added_ids.len()
+            );
+            let mut by_name = built.by_position;
+            for ids in by_name.values_mut() {
+                for x in ids.iter_mut() {
+                    *x = added_ids[*x as usize];
+                }
+            }
+            let paths = built
+                .paths
+                .into_iter()
+                .zip(&added_ids)
+                .map(|(p, id)| (*id, p))
+                .collect();
+            Some((Bearers { by_name, paths }, built.matcher, built.engine))
+        }
+        None => None,
+    };
     run.report.removed = plan.removed.len() as u64;
     run.report.added = plan.added.len() as u64;
 
@@ -306,11 +372,17 @@ pub(crate) fn apply(
             } else {
                 Engine::Automaton
             };
-            let bearers = Bearers::load(conn)?;
-            let names: Vec<&str> = bearers.by_name.keys().map(String::as_str).collect();
-            debug("bearers loaded", t0);
-            let matcher = Matcher::new(&names, engine)?;
-            drop(names);
+            let early = if first { early.take() } else { None };
+            let (bearers, matcher, engine) = match early {
+                Some(built) => built,
+                None => {
+                    let bearers = Bearers::load(conn)?;
+                    let names: Vec<&str> = bearers.by_name.keys().map(String::as_str).collect();
+                    debug("bearers loaded", t0);
+                    let matcher = Matcher::new(&names, engine)?;
+                    (bearers, matcher, engine)
+                }
+            };
             debug(
                 &format!("matcher built ({engine:?}, {} names)", matcher.len()),
                 t0,
