@@ -19,7 +19,7 @@ use super::read::{found_by, read_file, Outcome, Work, WorkKind};
 use super::IndexReport;
 use crate::ctx::Ctx;
 use crate::graph::resolve::{resolve, Nearest};
-use crate::scan::matcher::{candidates, Engine, FnvMap, Matcher};
+use crate::scan::matcher::{candidates, for_each_candidate, Engine, FnvMap, Matcher};
 use crate::scan::names::names_of;
 
 /// Page cache of the indexing connection, in KiB.
@@ -45,10 +45,11 @@ const MANY_BEARERS: usize = 16;
 
 /// Results per write transaction.
 const BATCH: usize = 512;
-/// Candidates of one file looked up one query each; past this, every name is read once instead.
-/// (A static so tests can force either way: the result must be the same.)
+/// Files up to this many bytes look their candidate names up one query each; a bigger one may
+/// read every name once instead (see `small_pass`). (A static so tests can force either way:
+/// the result must be the same.)
 pub(crate) static LOOKUPS_PER_FILE: std::sync::atomic::AtomicUsize =
-    std::sync::atomic::AtomicUsize::new(2048);
+    std::sync::atomic::AtomicUsize::new(1024);
 /// Up to this many files and bytes, scanning looks names up instead of loading them all.
 /// (A static so tests can force either path: the result must be the same.)
 pub(crate) static SMALL_FILES: std::sync::atomic::AtomicUsize =
@@ -139,6 +140,11 @@ pub(crate) fn apply(
 ) -> Result<IndexReport> {
     // The index's inserts touch several B-trees at random; the default 2 MB page cache thrashes.
     conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
+    // A rebuild reads back most of a database it is writing: through the map, those pages
+    // would count toward its resident memory. The page cache above bounds it instead.
+    if plan.full {
+        conn.pragma_update(None, "mmap_size", 0)?;
+    }
     if !plan.full {
         crate::store::write(conn, |tx| Ok(tx.execute_batch(CREATE_SECONDARY)?))?;
     }
@@ -489,29 +495,52 @@ fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]) -> Result
     let mut outcomes = Vec::with_capacity(work.len());
     {
         let mut exists = conn.prepare_cached("SELECT 1 FROM names WHERE name = ?1 LIMIT 1")?;
-        // A big file has tens of thousands of candidates: one query each would cost far more
-        // than reading every name once, so past LOOKUPS_PER_FILE they are looked up in memory.
-        let mut all_names: Option<HashSet<String>> = None;
+        // A big file has tens of thousands of candidates (about two per byte): one query each
+        // (about 1 us) costs more than reading every name once (about 0.25 us a name) past
+        // names / 8 bytes, so a bigger file checks its candidates against the names in memory.
+        let mut all_names: Option<foldhash::HashSet<Box<[u8]>>> = None;
+        let mut name_count: Option<usize> = None;
         for w in work {
             outcomes.push(read_file(&root, w, max, None, |bytes| {
-                let cands = candidates(bytes, max_len);
-                let limit = LOOKUPS_PER_FILE.load(std::sync::atomic::Ordering::Relaxed);
-                if cands.len() > limit && all_names.is_none() {
-                    let mut stmt = conn.prepare_cached("SELECT DISTINCT name FROM names")?;
-                    let names = stmt
-                        .query_map([], |r| r.get::<_, String>(0))?
-                        .collect::<rusqlite::Result<HashSet<String>>>()?;
-                    all_names = Some(names);
+                let floor = LOOKUPS_PER_FILE.load(std::sync::atomic::Ordering::Relaxed);
+                if all_names.is_none() && bytes.len() > floor {
+                    let n = match name_count {
+                        Some(n) => n,
+                        None => {
+                            let n: i64 =
+                                conn.query_row("SELECT count(*) FROM names", [], |r| r.get(0))?;
+                            *name_count.insert(n as usize)
+                        }
+                    };
+                    if bytes.len() > n / 8 {
+                        let mut stmt = conn.prepare_cached("SELECT DISTINCT name FROM names")?;
+                        let mut rows = stmt.query([])?;
+                        let mut names = foldhash::HashSet::default();
+                        while let Some(r) = rows.next()? {
+                            names.insert(Box::<[u8]>::from(r.get_ref(0)?.as_bytes()?));
+                        }
+                        all_names = Some(names);
+                    }
                 }
                 let mut found: Vec<&str> = Vec::new();
-                for c in cands {
-                    if let Ok(s) = std::str::from_utf8(c) {
-                        let known = match &all_names {
-                            Some(names) => names.contains(s),
-                            None => exists.exists([s])?,
-                        };
-                        if known {
-                            found.push(s);
+                match &all_names {
+                    Some(names) => {
+                        let mut seen: foldhash::HashSet<&[u8]> = foldhash::HashSet::default();
+                        for_each_candidate(bytes, max_len, |c| {
+                            if names.contains(c) && seen.insert(c) {
+                                if let Ok(s) = std::str::from_utf8(c) {
+                                    found.push(s);
+                                }
+                            }
+                        });
+                    }
+                    None => {
+                        for c in candidates(bytes, max_len) {
+                            if let Ok(s) = std::str::from_utf8(c) {
+                                if exists.exists([s])? {
+                                    found.push(s);
+                                }
+                            }
                         }
                     }
                 }

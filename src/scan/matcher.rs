@@ -290,6 +290,14 @@ impl Matcher {
 pub fn candidates(hay: &[u8], max_len: usize) -> foldhash::HashSet<&[u8]> {
     // foldhash: a big file yields tens of thousands of slices, SipHash was most of the cost.
     let mut out = foldhash::HashSet::default();
+    for_each_candidate(hay, max_len, |c| {
+        out.insert(c);
+    });
+    out
+}
+
+/// Calls `f` with each candidate of `candidates`, repeats included, without collecting them.
+pub fn for_each_candidate<'h>(hay: &'h [u8], max_len: usize, mut f: impl FnMut(&'h [u8])) {
     for s in 0..hay.len() {
         if !start_ok(hay, s) || hay[s] == b'\n' {
             continue;
@@ -300,11 +308,10 @@ pub fn candidates(hay: &[u8], max_len: usize) -> foldhash::HashSet<&[u8]> {
                 break;
             }
             if end_ok(hay, e) {
-                out.insert(&hay[s..e]);
+                f(&hay[s..e]);
             }
         }
     }
-    out
 }
 
 /// The line holding byte `at`, trimmed, lossy UTF-8, at most `MAX_TEXT_CHARS` characters.
