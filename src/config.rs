@@ -290,7 +290,8 @@ pub fn default_yaml() -> String {
         "# src configuration. Every key is optional: a key left out keeps its default.\n\
          # scope: globs relative to the project root, gitignore-style (include, then exclude).\n\
          # names: how files are known (min_stem_len, stoplist of stems, generic basenames).\n\
-         # limits: max_file_bytes to read; hook_budget_ms before a hook spills to the journal.\n\
+         # limits: max_file_bytes to read; hook_budget_ms before a hook spills to the journal;\n\
+         #   live_scan_budget_ms without an index; reconcile_budget_ms a stop may stat files.\n\
          # alerts.delivery: lead (a lead-side hook delivers) or subagent-stop (print at once).\n\
          # impact: seed limits (50 changed files, 30 DIRECT per file) and the hub threshold.\n\
          # hotspot: refd_by thresholds for high/medium, and recent sessions counted as high.\n\
