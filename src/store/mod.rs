@@ -48,10 +48,14 @@ pub fn configure(conn: &Connection, busy: Duration) -> rusqlite::Result<()> {
     let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    // Reads through a memory map: a short-lived process (a hook) then pays page faults for the
-    // pages it touches instead of a pread and a copy per page.
-    conn.pragma_update(None, "mmap_size", MMAP_BYTES)?;
     Ok(())
+}
+
+/// Reads through a memory map: a process that reads much of a big database (a stop, a query)
+/// then pays page faults for the pages it touches instead of a pread and a copy per page. Not
+/// for the recorder, which reads a handful of pages: mapping would cost more than it saves.
+fn map_reads(conn: &Connection) -> rusqlite::Result<()> {
+    conn.pragma_update(None, "mmap_size", MMAP_BYTES)
 }
 
 /// Upper bound of the read map (address space only; untouched pages cost nothing).
@@ -113,6 +117,7 @@ impl Store {
         }
         let manager = SqliteConnectionManager::file(path).with_init(move |c| {
             configure(c, BUSY_TIMEOUT)?;
+            map_reads(c)?;
             if no_checkpoint_on_close {
                 c.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
             }
@@ -174,6 +179,7 @@ pub fn open_readonly(path: &Path) -> Result<Connection> {
     )
     .with_context(|| format!("opening database {} read-only", path.display()))?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
+    map_reads(&conn)?;
     conn.pragma_update(None, "query_only", "ON")?;
     Ok(conn)
 }
