@@ -27,8 +27,9 @@ CREATE TABLE names (
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX names_by_name ON names(name);
 
--- Raw mentions: boundary-valid occurrences of a known name in a file, before resolution.
--- Kept so that a name gaining or losing bearers re-resolves edges without re-reading files.
+-- Unresolved mentions: boundary-valid occurrences of a known name that resolved to no file (a
+-- resolved one is stored once, as an edge; see migration 0007). With the edges, every mention:
+-- kept so that a name gaining or losing bearers re-resolves without re-reading files.
 CREATE TABLE mentions (
     src_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
     name   TEXT    NOT NULL,

@@ -235,7 +235,7 @@ pub(crate) fn apply(
             tx.execute_batch(DROP_SECONDARY)?;
         }
         for (id, _) in &plan.removed {
-            tx.execute("DELETE FROM files WHERE id = ?1", [id])?;
+            delete_file(tx, *id)?;
         }
         let mut ins = tx.prepare_cached(
             "INSERT INTO files(path, size, mtime_ns, hash, scanned_at, content_changed_at) \
@@ -412,9 +412,8 @@ pub(crate) fn apply(
             let deferred = std::mem::take(&mut run.deferred);
             crate::store::write(conn, |tx| {
                 tx.execute_batch(CREATE_SECONDARY)?;
-                let mut del = tx.prepare_cached("DELETE FROM files WHERE id = ?1")?;
                 for id in &deferred {
-                    del.execute([id])?;
+                    delete_file(tx, *id)?;
                 }
                 Ok(())
             })?;
@@ -465,6 +464,19 @@ pub(crate) fn apply(
         .count() as u64;
     run.report.added = run.report.added.saturating_sub(dropped_new);
     Ok(run.report)
+}
+
+/// Deletes an indexed file. The mentions resolved to it (stored only as edges) become unresolved
+/// mentions first, so they are not lost with the cascade and re-resolve with the name.
+fn delete_file(tx: &Transaction<'_>, id: i64) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT OR IGNORE INTO mentions(src_id, name, line, text) \
+         SELECT src_id, name, line, text FROM edges WHERE dst_id = ?1 AND src_id <> ?1",
+    )?
+    .execute([id])?;
+    tx.prepare_cached("DELETE FROM files WHERE id = ?1")?
+        .execute([id])?;
+    Ok(())
 }
 
 /// `meta` key: an upper bound of the byte length of every name (exact after a full rebuild).
@@ -631,8 +643,7 @@ fn write_outcome(
             if run.full {
                 run.deferred.push(id);
             } else {
-                tx.prepare_cached("DELETE FROM files WHERE id = ?1")?
-                    .execute([id])?;
+                delete_file(tx, id)?;
             }
             if let Some(reason) = reason {
                 tx.prepare_cached(
@@ -670,8 +681,9 @@ fn write_outcome(
             )?;
             for m in &mentions {
                 let name = m.name.as_str();
-                ins_m.execute(params![id, name, m.line, m.text])?;
+                // A mention is stored once: as an edge when it resolves, else in `mentions`.
                 let Some(ids) = bearers.by_name.get(name) else {
+                    ins_m.execute(params![id, name, m.line, m.text])?;
                     continue;
                 };
                 let resolved = if ids.len() > MANY_BEARERS {
@@ -690,8 +702,13 @@ fn write_outcome(
                         .filter_map(|b| bearers.paths.get(b).map(|p| (*b, p.as_str())));
                     resolve(&path, cands)
                 };
-                if let Some((dst, res)) = resolved {
-                    ins_e.execute(params![id, dst, name, m.line, m.text, res.as_str()])?;
+                match resolved {
+                    Some((dst, res)) => {
+                        ins_e.execute(params![id, dst, name, m.line, m.text, res.as_str()])?;
+                    }
+                    None => {
+                        ins_m.execute(params![id, name, m.line, m.text])?;
+                    }
                 }
             }
             let changed_at = match &old_hash {
@@ -809,30 +826,49 @@ fn reresolve_name(tx: &Transaction<'_>, name: &str) -> Result<()> {
             bearers.push(r?);
         }
     }
-    let mut stmt = tx.prepare_cached(
-        "SELECT m.src_id, f.path, m.line, m.text FROM mentions m JOIN files f ON f.id = m.src_id \
-         WHERE m.name = ?1",
-    )?;
-    let rows = stmt
-        .query_map([name], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, String>(3)?,
-            ))
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let mut del =
+    // Every mention of the name: the unresolved ones, and the resolved ones, which are edges
+    // into a current bearer (an edge into a file that left became a mention when it left).
+    let row = |r: &rusqlite::Row<'_>| -> rusqlite::Result<(i64, String, i64, String)> {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    };
+    let mut rows: Vec<(i64, String, i64, String)> = tx
+        .prepare_cached(
+            "SELECT m.src_id, f.path, m.line, m.text FROM mentions m \
+             JOIN files f ON f.id = m.src_id WHERE m.name = ?1",
+        )?
+        .query_map([name], row)?
+        .collect::<rusqlite::Result<_>>()?;
+    {
+        let mut stmt = tx.prepare_cached(
+            "SELECT e.src_id, f.path, e.line, e.text FROM edges e \
+             JOIN files f ON f.id = e.src_id WHERE e.dst_id = ?1 AND e.name = ?2",
+        )?;
+        for (id, _) in &bearers {
+            for r in stmt.query_map(params![id, name], row)? {
+                rows.push(r?);
+            }
+        }
+    }
+    let mut del_e =
         tx.prepare_cached("DELETE FROM edges WHERE src_id = ?1 AND name = ?2 AND line = ?3")?;
-    let mut ins = tx.prepare_cached(
+    let mut del_m =
+        tx.prepare_cached("DELETE FROM mentions WHERE src_id = ?1 AND name = ?2 AND line = ?3")?;
+    let mut ins_e = tx.prepare_cached(
         "INSERT INTO edges(src_id, dst_id, name, line, text, resolution) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
+    let mut ins_m = tx
+        .prepare_cached("INSERT INTO mentions(src_id, name, line, text) VALUES (?1, ?2, ?3, ?4)")?;
     let idx = Nearest::new(bearers.iter().map(|(id, p)| (*id, p.as_str())));
     for (src, path, line, text) in rows {
-        del.execute(params![src, name, line])?;
-        if let Some((dst, res)) = idx.resolve(&path) {
-            ins.execute(params![src, dst, name, line, text, res.as_str()])?;
+        del_e.execute(params![src, name, line])?;
+        del_m.execute(params![src, name, line])?;
+        match idx.resolve(&path) {
+            Some((dst, res)) => {
+                ins_e.execute(params![src, dst, name, line, text, res.as_str()])?;
+            }
+            None => {
+                ins_m.execute(params![src, name, line, text])?;
+            }
         }
     }
     Ok(())
