@@ -226,6 +226,37 @@ mod tests {
     }
 
     #[test]
+    fn migration_7_keeps_one_copy_of_each_mention() -> Result<()> {
+        // A version-6 database stored every mention in `mentions`, resolved ones again in `edges`.
+        let mut conn = Connection::open_in_memory()?;
+        for (num, _, sql) in MIGRATIONS.iter().filter(|m| m.0 <= 6) {
+            conn.execute_batch(sql)?;
+            conn.pragma_update(None, "user_version", num)?;
+        }
+        conn.execute_batch(
+            "INSERT INTO files(id, path, size, mtime_ns, hash, scanned_at, content_changed_at)
+                 VALUES (1, 'a.md', 1, 1, 'h', 't', 't'), (2, 'b.md', 1, 1, 'h', 't', 't');
+             INSERT INTO mentions(src_id, name, line, text)
+                 VALUES (1, 'b.md', 3, 'see b.md'), (1, 'a.md', 4, 'I am a.md');
+             INSERT INTO edges(src_id, dst_id, name, line, text, resolution)
+                 VALUES (1, 2, 'b.md', 3, 'see b.md', 'unique');",
+        )?;
+        migrate(&mut conn, Path::new(":memory:"))?;
+        let left: Vec<String> = conn
+            .prepare("SELECT name FROM mentions")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        assert_eq!(
+            left,
+            vec!["a.md".to_string()],
+            "the self mention stays, the copy goes"
+        );
+        let all: i64 = conn.query_row("SELECT count(*) FROM mention_paths", [], |r| r.get(0))?;
+        assert_eq!(all, 2, "the view still lists every mention");
+        Ok(())
+    }
+
+    #[test]
     fn newer_database_is_refused() -> Result<()> {
         let mut conn = Connection::open_in_memory()?;
         conn.pragma_update(None, "user_version", latest_version() + 1)?;
