@@ -58,6 +58,15 @@ const SMALL_BYTES: u64 = 128 * 1024;
 /// Above this many bytes to scan, a forced DFA pays for its build.
 const DFA_MIN_BYTES: u64 = 64 * 1024 * 1024;
 
+/// The automaton for scanning `bytes` of content.
+fn engine_for(bytes: u64) -> Engine {
+    if bytes >= DFA_MIN_BYTES {
+        Engine::Dfa
+    } else {
+        Engine::Automaton
+    }
+}
+
 /// Every name with its bearers: `name -> [file id]`, and `file id -> path`.
 pub(crate) struct Bearers {
     by_name: FnvMap<String, Vec<i64>>,
@@ -203,11 +212,7 @@ pub(crate) fn apply(
                     by_name.entry(n).or_default().push(i as i64);
                 }
             }
-            let engine = if bytes >= DFA_MIN_BYTES {
-                Engine::Dfa
-            } else {
-                Engine::Automaton
-            };
+            let engine = engine_for(bytes);
             let names: Vec<&str> = by_name.keys().map(String::as_str).collect();
             let matcher = Matcher::new(&names, engine)?;
             Ok(EarlyBuild {
@@ -373,15 +378,11 @@ pub(crate) fn apply(
         {
             small_pass(&mut run, conn, &work)?;
         } else {
-            let engine = if bytes >= DFA_MIN_BYTES {
-                Engine::Dfa
-            } else {
-                Engine::Automaton
-            };
             let early = if first { early.take() } else { None };
             let (bearers, matcher, engine) = match early {
                 Some(built) => built,
                 None => {
+                    let engine = engine_for(bytes);
                     let bearers = Bearers::load(conn)?;
                     let names: Vec<&str> = bearers.by_name.keys().map(String::as_str).collect();
                     debug("bearers loaded", t0);

@@ -99,23 +99,14 @@ pub fn from_walk(
 ) -> Result<(Plan, u64)> {
     let (walked, stored, skipped) = std::thread::scope(|s| -> Result<_> {
         let handle = s.spawn(walk);
-        let t = std::time::Instant::now();
         let loaded = if full {
             None
         } else {
             Some((load_files(conn), load_skipped(conn)))
         };
-        crate::trace::note(
-            "src index",
-            &format!("loaded in {} ms", t.elapsed().as_millis()),
-        );
         let walked = handle
             .join()
             .map_err(|_| anyhow::anyhow!("the walk thread panicked"))??;
-        crate::trace::note(
-            "src index",
-            &format!("walked in {} ms", t.elapsed().as_millis()),
-        );
         Ok(match loaded {
             None => (walked, Default::default(), Default::default()),
             Some((f, k)) => (walked, f?, k?),

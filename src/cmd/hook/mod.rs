@@ -81,19 +81,13 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Appends a line to the file named by `SRC_DEBUG`, if any. Never fails.
+/// Appends a line to the file named by `SRC_DEBUG`, if any. Never fails. (Called on error,
+/// spill and panic paths only, so the timestamp costs nothing on the hot path.)
 pub fn debug(hook: Hook, msg: &str) {
-    let Some(path) = std::env::var_os("SRC_DEBUG").filter(|v| !v.is_empty()) else {
-        return;
-    };
-    let line = format!("{} src hook {}: {msg}\n", events::now_ts(), hook.name());
-    if let Ok(mut f) = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-    {
-        let _ = f.write_all(line.as_bytes());
-    }
+    crate::trace::note(
+        &format!("{} src hook {}", events::now_ts(), hook.name()),
+        msg,
+    );
 }
 
 /// Records a failed run in the audit table when the database can be reached at all.
