@@ -15,10 +15,10 @@ use rayon::prelude::*;
 use rusqlite::{params, Connection, Transaction};
 
 use super::plan::{Plan, SkipUpdate};
-use super::read::{found_by, read_file, Outcome, Work, WorkKind};
+use super::read::{found_by, read_file, Found, Outcome, Work, WorkKind};
 use super::IndexReport;
 use crate::ctx::Ctx;
-use crate::graph::resolve::{resolve, Nearest};
+use crate::graph::resolve::{resolve, Nearest, Resolution};
 use crate::scan::matcher::{candidates, for_each_candidate, Engine, FnvMap, Matcher};
 use crate::scan::names::names_of;
 
@@ -115,6 +115,60 @@ impl Bearers {
     }
 }
 
+/// Resolves the mentions of files against fixed bearers; one per scanning thread. Names with
+/// many bearers get a `Nearest` index, built on first use.
+struct Resolver<'b> {
+    bearers: &'b Bearers,
+    nearest: FnvMap<&'b str, Nearest>,
+}
+
+impl<'b> Resolver<'b> {
+    fn new(bearers: &'b Bearers) -> Resolver<'b> {
+        Resolver {
+            bearers,
+            nearest: FnvMap::default(),
+        }
+    }
+
+    /// Fills `to` of each mention found in the file at `src` (each name resolved once).
+    fn resolve_all(&mut self, src: &str, found: &mut [Found]) {
+        let mut done: FnvMap<&str, Option<(i64, Resolution)>> = FnvMap::default();
+        let mut to = Vec::with_capacity(found.len());
+        for m in found.iter() {
+            let r = match done.get(m.name.as_str()) {
+                Some(r) => *r,
+                None => {
+                    let r = self.resolve(src, &m.name);
+                    done.insert(&m.name, r);
+                    r
+                }
+            };
+            to.push(r);
+        }
+        for (m, r) in found.iter_mut().zip(to) {
+            m.to = r;
+        }
+    }
+
+    fn resolve(&mut self, src: &str, name: &str) -> Option<(i64, Resolution)> {
+        let bearers = self.bearers;
+        let (name, ids) = bearers.by_name.get_key_value(name)?;
+        let paths = &bearers.paths;
+        let with_paths = || {
+            ids.iter()
+                .filter_map(|b| paths.get(b).map(|p| (*b, p.as_str())))
+        };
+        if ids.len() > MANY_BEARERS {
+            self.nearest
+                .entry(name.as_str())
+                .or_insert_with(|| Nearest::new(with_paths()))
+                .resolve(src)
+        } else {
+            resolve(src, with_paths())
+        }
+    }
+}
+
 /// What a full rebuild builds beside writing files and names: bearers by position in the
 /// added list (not yet ids), the paths in that order, and the matcher over every name.
 struct EarlyBuild {
@@ -137,8 +191,6 @@ struct Run<'a> {
     left: HashMap<String, String>,
     /// Full rebuild: excluded files are deleted after the pass (indexes are back by then).
     deferred: Vec<i64>,
-    /// Nearest-bearer indexes of names with many bearers, built on first use.
-    nearest: HashMap<String, Nearest>,
 }
 
 pub(crate) fn apply(
@@ -165,7 +217,6 @@ pub(crate) fn apply(
         report: IndexReport::default(),
         excluded: HashMap::new(),
         left: plan.previous.clone(),
-        nearest: HashMap::new(),
         deferred: Vec::new(),
     };
     let names_cfg = &ctx.config.names;
@@ -568,9 +619,15 @@ fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]) -> Result
         }
     }
     let bearers = Bearers::for_names(conn, names)?;
+    let mut resolver = Resolver::new(&bearers);
+    for o in &mut outcomes {
+        if let Outcome::Scanned { path, mentions, .. } = o {
+            resolver.resolve_all(path, mentions);
+        }
+    }
     crate::store::write(conn, |tx| {
         for o in outcomes {
-            write_outcome(run, tx, o, &bearers)?;
+            write_outcome(run, tx, o)?;
         }
         Ok(())
     })
@@ -591,10 +648,21 @@ fn pass(
     let (tx, rx) = mpsc::sync_channel::<Result<Outcome>>(1024);
     std::thread::scope(|s| -> Result<()> {
         s.spawn(move || {
-            work.par_iter().for_each_with(tx, |tx, w| {
-                let o = read_file(root, w, max, probe, |b| Ok(found_by(matcher, b)));
-                let _ = tx.send(o);
-            });
+            // Resolution happens here, beside the scan: the writer is the bottleneck.
+            work.par_iter().for_each_init(
+                || (tx.clone(), Resolver::new(bearers)),
+                |(tx, resolver), w| {
+                    let o = read_file(root, w, max, probe, |b| Ok(found_by(matcher, b))).map(
+                        |mut o| {
+                            if let Outcome::Scanned { path, mentions, .. } = &mut o {
+                                resolver.resolve_all(path, mentions);
+                            }
+                            o
+                        },
+                    );
+                    let _ = tx.send(o);
+                },
+            );
         });
         let mut batch: Vec<Result<Outcome>> = Vec::with_capacity(BATCH);
         let mut rx_iter = rx.into_iter().peekable();
@@ -609,7 +677,7 @@ fn pass(
             let n = batch.len() as u64;
             crate::store::write(conn, |tx| {
                 for o in batch.drain(..) {
-                    write_outcome(run, tx, o?, bearers)?;
+                    write_outcome(run, tx, o?)?;
                 }
                 Ok(())
             })?;
@@ -621,12 +689,7 @@ fn pass(
     })
 }
 
-fn write_outcome(
-    run: &mut Run<'_>,
-    tx: &Transaction<'_>,
-    o: Outcome,
-    bearers: &Bearers,
-) -> Result<()> {
+fn write_outcome(run: &mut Run<'_>, tx: &Transaction<'_>, o: Outcome) -> Result<()> {
     match o {
         Outcome::Untouched => {}
         Outcome::Same { id, size, mtime_ns } => {
@@ -653,17 +716,15 @@ fn write_outcome(
                 .execute(params![path, reason, size.map(|s| s as i64), mtime_ns])?;
             }
             run.excluded.insert(id, path);
-            // Cached nearest-bearer indexes may include the excluded file.
-            run.nearest.clear();
         }
         Outcome::Scanned {
             id,
-            path,
             size,
             mtime_ns,
             hash,
             old_hash,
             mentions,
+            ..
         } => {
             run.report.files_read += 1;
             if old_hash.is_some() {
@@ -681,34 +742,15 @@ fn write_outcome(
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?;
             for m in &mentions {
-                let name = m.name.as_str();
                 // A mention is stored once: as an edge when it resolves, else in `mentions`.
-                let Some(ids) = bearers.by_name.get(name) else {
-                    ins_m.execute(params![id, name, m.line, m.text])?;
-                    continue;
-                };
-                let resolved = if ids.len() > MANY_BEARERS {
-                    let idx = run.nearest.entry(name.to_string()).or_insert_with(|| {
-                        Nearest::new(
-                            ids.iter()
-                                .filter(|b| !run.excluded.contains_key(b))
-                                .filter_map(|b| bearers.paths.get(b).map(|p| (*b, p.as_str()))),
-                        )
-                    });
-                    idx.resolve(&path)
-                } else {
-                    let cands = ids
-                        .iter()
-                        .filter(|b| !run.excluded.contains_key(b))
-                        .filter_map(|b| bearers.paths.get(b).map(|p| (*b, p.as_str())));
-                    resolve(&path, cands)
-                };
-                match resolved {
-                    Some((dst, res)) => {
-                        ins_e.execute(params![id, dst, name, m.line, m.text, res.as_str()])?;
+                // An edge into a file this pass excluded waits as a mention: the excluded
+                // file's names are re-resolved after the pass, against the bearers left.
+                match m.to {
+                    Some((dst, res)) if !run.excluded.contains_key(&dst) => {
+                        ins_e.execute(params![id, dst, m.name, m.line, m.text, res.as_str()])?;
                     }
-                    None => {
-                        ins_m.execute(params![id, name, m.line, m.text])?;
+                    _ => {
+                        ins_m.execute(params![id, m.name, m.line, m.text])?;
                     }
                 }
             }

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use crate::graph::resolve::Resolution;
 use crate::scan::matcher::Matcher;
 
 /// Bytes inspected for a NUL to call a file binary.
@@ -67,11 +68,13 @@ pub enum Outcome {
     },
 }
 
-/// One mention, name spelled out.
+/// One mention, name spelled out, and the file it resolves to (`None` until resolved, and when
+/// it resolves to none: a self mention, a tie, a name no file bears).
 pub struct Found {
     pub name: String,
     pub line: u32,
     pub text: String,
+    pub to: Option<(i64, Resolution)>,
 }
 
 /// Reads `w` under `root` and decides what the index should record; `scan` finds the mentions
@@ -152,6 +155,7 @@ pub fn found_by(matcher: &Matcher, bytes: &[u8]) -> Vec<Found> {
             name: matcher.name(m.name).to_string(),
             line: m.line,
             text: m.text,
+            to: None,
         })
         .collect()
 }
