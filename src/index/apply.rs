@@ -8,7 +8,7 @@
 //! mentioning names that vanished are rescanned, names whose bearers changed are re-resolved.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::mpsc;
+use std::sync::{mpsc, OnceLock};
 
 use anyhow::{Context, Result};
 use rayon::prelude::*;
@@ -115,23 +115,26 @@ impl Bearers {
     }
 }
 
-/// Resolves the mentions of files against fixed bearers; one per scanning thread. Names with
-/// many bearers get a `Nearest` index, built on first use.
+/// Resolves the mentions of files against fixed bearers; shared by the scanning threads. A name
+/// with many bearers gets a `Nearest` index, built once, by the first thread that needs it.
 struct Resolver<'b> {
     bearers: &'b Bearers,
-    nearest: FnvMap<&'b str, Nearest>,
+    nearest: FnvMap<&'b str, OnceLock<Nearest>>,
 }
 
 impl<'b> Resolver<'b> {
     fn new(bearers: &'b Bearers) -> Resolver<'b> {
-        Resolver {
-            bearers,
-            nearest: FnvMap::default(),
-        }
+        let nearest = bearers
+            .by_name
+            .iter()
+            .filter(|(_, ids)| ids.len() > MANY_BEARERS)
+            .map(|(n, _)| (n.as_str(), OnceLock::new()))
+            .collect();
+        Resolver { bearers, nearest }
     }
 
     /// Fills `to` of each mention found in the file at `src` (each name resolved once).
-    fn resolve_all(&mut self, src: &str, found: &mut [Found]) {
+    fn resolve_all(&self, src: &str, found: &mut [Found]) {
         let mut done: FnvMap<&str, Option<(i64, Resolution)>> = FnvMap::default();
         let mut to = Vec::with_capacity(found.len());
         for m in found.iter() {
@@ -150,21 +153,16 @@ impl<'b> Resolver<'b> {
         }
     }
 
-    fn resolve(&mut self, src: &str, name: &str) -> Option<(i64, Resolution)> {
-        let bearers = self.bearers;
-        let (name, ids) = bearers.by_name.get_key_value(name)?;
-        let paths = &bearers.paths;
+    fn resolve(&self, src: &str, name: &str) -> Option<(i64, Resolution)> {
+        let ids = self.bearers.by_name.get(name)?;
+        let paths = &self.bearers.paths;
         let with_paths = || {
             ids.iter()
                 .filter_map(|b| paths.get(b).map(|p| (*b, p.as_str())))
         };
-        if ids.len() > MANY_BEARERS {
-            self.nearest
-                .entry(name.as_str())
-                .or_insert_with(|| Nearest::new(with_paths()))
-                .resolve(src)
-        } else {
-            resolve(src, with_paths())
+        match self.nearest.get(name) {
+            Some(idx) => idx.get_or_init(|| Nearest::new(with_paths())).resolve(src),
+            None => resolve(src, with_paths()),
         }
     }
 }
@@ -619,7 +617,7 @@ fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]) -> Result
         }
     }
     let bearers = Bearers::for_names(conn, names)?;
-    let mut resolver = Resolver::new(&bearers);
+    let resolver = Resolver::new(&bearers);
     for o in &mut outcomes {
         if let Outcome::Scanned { path, mentions, .. } = o {
             resolver.resolve_all(path, mentions);
@@ -646,23 +644,21 @@ fn pass(
     let max = run.ctx.config.limits.max_file_bytes;
     let root = &run.ctx.ws.root;
     let (tx, rx) = mpsc::sync_channel::<Result<Outcome>>(1024);
+    let resolver = Resolver::new(bearers);
+    let resolver = &resolver;
     std::thread::scope(|s| -> Result<()> {
         s.spawn(move || {
             // Resolution happens here, beside the scan: the writer is the bottleneck.
-            work.par_iter().for_each_init(
-                || (tx.clone(), Resolver::new(bearers)),
-                |(tx, resolver), w| {
-                    let o = read_file(root, w, max, probe, |b| Ok(found_by(matcher, b))).map(
-                        |mut o| {
-                            if let Outcome::Scanned { path, mentions, .. } = &mut o {
-                                resolver.resolve_all(path, mentions);
-                            }
-                            o
-                        },
-                    );
-                    let _ = tx.send(o);
-                },
-            );
+            work.par_iter().for_each_with(tx, |tx, w| {
+                let o =
+                    read_file(root, w, max, probe, |b| Ok(found_by(matcher, b))).map(|mut o| {
+                        if let Outcome::Scanned { path, mentions, .. } = &mut o {
+                            resolver.resolve_all(path, mentions);
+                        }
+                        o
+                    });
+                let _ = tx.send(o);
+            });
         });
         let mut batch: Vec<Result<Outcome>> = Vec::with_capacity(BATCH);
         let mut rx_iter = rx.into_iter().peekable();
