@@ -7,7 +7,11 @@
 # Without --include/--exclude the default scope applies (.claude/** and /CLAUDE.md minus the
 # agent-memory / cc-reference exclusions). The database and config live in a temporary state
 # directory outside TREE, so read-only trees work. Measures, with hyperfine in the same run:
-#   1. full index:   src index --full          vs  rg -c -F -f patterns.txt over the same files
+#   1. full index:   src index --full          vs  rg -c -F -f patterns.txt over the same files,
+#                    and (when sqlite3 is installed) SQLite alone writing the rows src stored:
+#                    its edges and mentions copied into a fresh database in key order through
+#                    the normal insert path, then the two secondary indexes built. That is a floor
+#                    for src's single writer, whatever the scan costs.
 #   2. incremental:  src index after editing 1 file (on a copy)  vs  rg --files (listing only)
 #   3. src dependents per call (process start included), on a typical and the most mentioned file
 #   4. peak RSS of src index --full (and of the rg run) via /usr/bin/time -v
@@ -109,11 +113,31 @@ typical=$(awk -v m="$(( ($(wc -l <"$state/indegree.txt") + 1) / 2 ))" 'NR==m{pri
 
 rg_full="cd $(q "$tree") && rg -c -F -f $(q "$state/patterns.txt") $(q "${rg_opts[@]}") >/dev/null; test \$? -le 1"
 src_full="$(q "${src[@]}") index --full >/dev/null"
+floor=()
+if command -v sqlite3 >/dev/null; then
+  # The same table definitions, page size and pragmas as src's database. `WHERE 1` keeps SQLite
+  # from copying the rows page by page (its transfer optimisation), which src cannot use.
+  {
+    echo "PRAGMA page_size=$(sqlite3 "$db" 'PRAGMA page_size'); PRAGMA journal_mode=WAL;"
+    echo "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA cache_size=-65536;"
+    sqlite3 "$db" "SELECT sql || ';' FROM sqlite_master WHERE type = 'table' AND name IN ('edges', 'mentions')"
+    echo "ATTACH $(printf "'%s'" "$db") AS o;"
+    echo "BEGIN;"
+    echo "INSERT INTO main.edges SELECT * FROM o.edges WHERE 1;"
+    echo "INSERT INTO main.mentions SELECT * FROM o.mentions WHERE 1;"
+    echo "COMMIT;"
+    sqlite3 "$db" "SELECT replace(sql, 'CREATE INDEX ', 'CREATE INDEX main.') || ';' FROM sqlite_master WHERE type = 'index' AND name IN ('edges_by_dst', 'mentions_by_name')"
+  } >"$state/floor.sql"
+  floor=(-n "sqlite3: src's rows, key order, + indexes" \
+    "rm -f $(q "$state/floor.db" "$state/floor.db-wal" "$state/floor.db-shm"); sqlite3 $(q "$state/floor.db") <$(q "$state/floor.sql") >/dev/null")
+else
+  echo "sqlite3 not found: the SQLite floor is not measured (apt-get install -y sqlite3)" >&2
+fi
 
 # ---- 1. full index vs ripgrep ----------------------------------------------------------------
 echo "== full index vs rg" >&2
 hyperfine --warmup 1 --runs "$runs" --export-json "$state/full.json" \
-  -n "src index --full" "$src_full" -n "rg -c -F -f patterns.txt" "$rg_full" >&2
+  -n "src index --full" "$src_full" -n "rg -c -F -f patterns.txt" "$rg_full" "${floor[@]}" >&2
 
 # ---- 2. incremental after one edit (on a writable copy) vs rg --files -------------------------
 echo "== incremental vs rg --files" >&2
@@ -144,12 +168,16 @@ import json, sys
 st, tree, n_src, n_rg, n_pat, hub, rss_src, rss_rg, only_rg, only_src = sys.argv[1:]
 med = lambda f, i: json.load(open(f"{st}/{f}.json"))["results"][i]["median"]
 full_src, full_rg = med("full", 0), med("full", 1)
+full_json = json.load(open(f"{st}/full.json"))["results"]
+floor = full_json[2]["median"] if len(full_json) > 2 else None
 inc, lst = med("incr", 0), med("incr", 1)
 dep, dep_hub = med("deps", 0), med("deps", 1)
 print(f"tree: {tree}  files: src {n_src} / rg {n_rg} (only rg {only_rg}, only src {only_src})  names: {n_pat}")
 print(f"| measure | src | comparison | ratio |")
 print(f"|---|---|---|---|")
 print(f"| full index (median) | {full_src:.3f} s | rg -c -F -f: {full_rg:.3f} s | {full_src/full_rg:.2f}x |")
+if floor is not None:
+    print(f"| SQLite alone writing the same rows (floor) | {floor:.3f} s | rg: {full_rg:.3f} s | {floor/full_rg:.2f}x (src/floor {full_src/floor:.2f}x) |")
 print(f"| re-index after 1 edit | {inc*1000:.1f} ms | rg --files: {lst*1000:.1f} ms | {inc/lst:.2f}x |")
 print(f"| dependents per call, typical file | {dep*1000:.2f} ms | | |")
 print(f"| dependents per call, most mentioned file | {dep_hub*1000:.2f} ms | | |")
