@@ -8,17 +8,18 @@
 -- or of a path that never existed is recorded nowhere; `gone` shows a database left mid-update.
 -- A name borne by exactly one file always resolves to it (or is that file's own name, a self
 -- mention, not listed), so only names with no bearer or several can leave a mention unresolved.
+-- A mention is stored once (migration 0007): a row of `mentions` never has an edge beside it.
 WITH
     bearers(name, n) AS MATERIALIZED (
         SELECT name, count(*) FROM names GROUP BY name
     ),
-    candidate(src_id, line, name, bearers) AS (
-        SELECT m.src_id, m.line, m.name, b.n
+    candidate(src_id, line, name, bearers, text) AS (
+        SELECT m.src_id, m.line, m.name, b.n, m.text
         FROM bearers AS b
         JOIN mentions AS m ON m.name = b.name
         WHERE b.n > 1
         UNION ALL
-        SELECT m.src_id, m.line, m.name, 0
+        SELECT m.src_id, m.line, m.name, 0, m.text
         FROM mentions AS m
         WHERE NOT EXISTS (SELECT 1 FROM names AS n WHERE n.name = m.name)
     )
@@ -27,12 +28,7 @@ SELECT f.path AS file,
        c.name AS name,
        CASE WHEN c.bearers = 0 THEN 'gone' ELSE 'ambiguous' END AS reason,
        c.bearers AS bearers,
-       m.text AS evidence
+       c.text AS evidence
 FROM candidate AS c
 JOIN files AS f ON f.id = c.src_id
-JOIN mentions AS m ON m.src_id = c.src_id AND m.line = c.line AND m.name = c.name
-WHERE NOT EXISTS (
-    SELECT 1 FROM edges AS e
-    WHERE e.src_id = c.src_id AND e.line = c.line AND e.name = c.name
-)
 ORDER BY f.path, c.line, c.name

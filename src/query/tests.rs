@@ -338,6 +338,34 @@ fn orphans_cycles_co_change_unresolved() -> Result<()> {
 }
 
 #[test]
+fn cycles_are_listed_once_when_a_pair_has_many_mentions() -> Result<()> {
+    let conn = graph()?;
+    // More lines mentioning the same files: several edge rows per (src, dst) pair.
+    for (src, dst, name, line) in [
+        (1, 2, "b.md", 6),
+        (1, 2, "b.md", 7),
+        (2, 1, "a.md", 9),
+        (6, 7, "y/SKILL.md", 2),
+        (7, 8, "e.md", 3),
+        (8, 6, "x/SKILL.md", 4),
+    ] {
+        conn.execute(
+            "INSERT INTO edges(src_id, dst_id, name, line, text, resolution)
+             VALUES (?1, ?2, ?3, ?4, 'see ' || ?3, 'unique')",
+            rusqlite::params![src, dst, name, line],
+        )?;
+    }
+    assert_eq!(
+        run(&conn, "cycles", &[])?.rows,
+        rows(&[
+            &["2", "a.md -> b.md -> a.md"],
+            &["3", "e.md -> x/SKILL.md -> y/SKILL.md -> e.md"],
+        ])
+    );
+    Ok(())
+}
+
+#[test]
 fn views_answer_with_paths() -> Result<()> {
     let conn = graph()?;
     let n: i64 = conn.query_row(
