@@ -90,6 +90,18 @@ fn every_canned_query_prepares_and_declares_exactly_the_parameters_it_uses() -> 
 /// A small graph: a chain d -> c -> b -> a, a pair a <-> b, a triangle x/SKILL.md -> y/SKILL.md
 /// -> e.md -> x/SKILL.md, an orphan, an ambiguous mention, a gone name, a self mention, and three
 /// sessions of edits after the scan.
+/// Edge rows `(src id, dst id, name, line)`, each with the text `see NAME`.
+fn insert_edges(conn: &Connection, edges: &[(i64, i64, &str, i64)]) -> Result<()> {
+    for (src, dst, name, line) in edges {
+        conn.execute(
+            "INSERT INTO edges(src_id, dst_id, name, line, text, resolution)
+             VALUES (?1, ?2, ?3, ?4, 'see ' || ?3, 'unique')",
+            rusqlite::params![src, dst, name, line],
+        )?;
+    }
+    Ok(())
+}
+
 fn graph() -> Result<Connection> {
     let conn = migrated()?;
     let now = chrono::Utc::now();
@@ -131,18 +143,8 @@ fn graph() -> Result<Connection> {
         (7, 8, "e.md", 1),
         (8, 6, "x/SKILL.md", 1),
     ];
-    for (src, dst, name, line) in edges {
-        let text = format!("see {name}");
-        conn.execute(
-            "INSERT INTO edges(src_id, dst_id, name, line, text, resolution)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'unique')",
-            rusqlite::params![src, dst, name, line, text],
-        )?;
-        conn.execute(
-            "INSERT INTO mentions(src_id, name, line, text) VALUES (?1, ?2, ?3, ?4)",
-            rusqlite::params![src, name, line, text],
-        )?;
-    }
+    // A resolved mention is stored once, as an edge (migration 0007).
+    insert_edges(&conn, &edges)?;
     for (src, name, line) in [(1, "SKILL.md", 9), (3, "old.md", 7), (1, "a.md", 1)] {
         conn.execute(
             "INSERT INTO mentions(src_id, name, line, text) VALUES (?1, ?2, ?3, 'x')",
@@ -341,20 +343,17 @@ fn orphans_cycles_co_change_unresolved() -> Result<()> {
 fn cycles_are_listed_once_when_a_pair_has_many_mentions() -> Result<()> {
     let conn = graph()?;
     // More lines mentioning the same files: several edge rows per (src, dst) pair.
-    for (src, dst, name, line) in [
-        (1, 2, "b.md", 6),
-        (1, 2, "b.md", 7),
-        (2, 1, "a.md", 9),
-        (6, 7, "y/SKILL.md", 2),
-        (7, 8, "e.md", 3),
-        (8, 6, "x/SKILL.md", 4),
-    ] {
-        conn.execute(
-            "INSERT INTO edges(src_id, dst_id, name, line, text, resolution)
-             VALUES (?1, ?2, ?3, ?4, 'see ' || ?3, 'unique')",
-            rusqlite::params![src, dst, name, line],
-        )?;
-    }
+    insert_edges(
+        &conn,
+        &[
+            (1, 2, "b.md", 6),
+            (1, 2, "b.md", 7),
+            (2, 1, "a.md", 9),
+            (6, 7, "y/SKILL.md", 2),
+            (7, 8, "e.md", 3),
+            (8, 6, "x/SKILL.md", 4),
+        ],
+    )?;
     assert_eq!(
         run(&conn, "cycles", &[])?.rows,
         rows(&[
