@@ -17,7 +17,7 @@ use super::format::{self, Analysis, Dependent, Kind, Named};
 use super::{advance, head, save, watermark, Watermark};
 use crate::ctx::Ctx;
 use crate::events::{self, Event, Source};
-use crate::graph::{self, DisplayNames, Edge};
+use crate::graph::{self, DisplayNames};
 use crate::{cascade, index, scan, store};
 
 /// Who stopped.
@@ -117,16 +117,17 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
             .filter(|p| !looked_up.paths.contains(*p))
             .cloned()
             .collect();
-        let mut edges = looked_up.edges;
+        let mut pairs = looked_up.pairs;
         if !rest.is_empty() {
-            edges.extend(look_up(ctx, &conn, &rest)?.edges);
+            pairs.extend(look_up(ctx, &conn, &rest)?.pairs);
         }
         let involved = paths
             .iter()
             .map(String::as_str)
-            .chain(edges.iter().map(|e| e.src.as_str()));
+            .chain(pairs.iter().map(|(src, _)| src.as_str()));
         let names = DisplayNames::load_for(&conn, involved)?;
-        Some(build(&paths, &edges, false, &names))
+        let pairs = pairs.iter().map(|(s, d)| (s.as_str(), d.as_str()));
+        Some(build(&paths, pairs, false, &names))
     } else {
         Some(live(ctx, &paths, deadline)?)
     };
@@ -198,25 +199,26 @@ fn failed_runs(conn: &Connection, session: &str, after: i64) -> Result<i64> {
     )?)
 }
 
-/// Files refreshed in the index, and the edges into them before and after the refresh.
+/// Files refreshed in the index, and the `(src, dst)` pairs into them before and after the
+/// refresh (the alert names files, not lines: no evidence is read).
 #[derive(Default)]
 struct Lookup {
     paths: BTreeSet<String>,
-    edges: Vec<Edge>,
+    pairs: Vec<(String, String)>,
 }
 
-/// Refreshes the index for exactly `paths` and collects the edges into them. Edges into a
-/// deleted file vanish with the refresh, those into a new file appear: both are kept.
+/// Refreshes the index for exactly `paths` and collects the files mentioning them. Mentions of
+/// a deleted file vanish with the refresh, those of a new file appear: both are kept.
 fn look_up(ctx: &Ctx, conn: &Connection, paths: &[String]) -> Result<Lookup> {
     if paths.is_empty() {
         return Ok(Lookup::default());
     }
-    let mut edges = graph::edges_into(conn, paths)?;
+    let mut pairs = graph::referrers_of(conn, paths)?;
     index::refresh_paths(ctx, paths)?;
-    edges.extend(graph::edges_into(conn, paths)?);
+    pairs.extend(graph::referrers_of(conn, paths)?);
     Ok(Lookup {
         paths: paths.iter().cloned().collect(),
-        edges,
+        pairs,
     })
 }
 
@@ -231,19 +233,29 @@ fn live(ctx: &Ctx, paths: &[String], deadline: Instant) -> Result<Analysis> {
         .chain(live.edges.iter().map(|e| e.src.as_str()))
         .collect();
     let names = DisplayNames::new(involved.iter().copied());
-    Ok(build(paths, &live.edges, live.truncated, &names))
+    let pairs = live.edges.iter().map(|e| (e.src.as_str(), e.dst.as_str()));
+    Ok(build(paths, pairs, live.truncated, &names))
 }
 
-/// Groups edges by the mentioning file, leaving out changed files.
-fn build(paths: &[String], edges: &[Edge], timed_out: bool, names: &DisplayNames) -> Analysis {
-    let changed: BTreeSet<&str> = paths.iter().map(String::as_str).collect();
+/// Groups `(src, dst)` pairs by the mentioning file, leaving out changed files.
+fn build<'a>(
+    paths: &[String],
+    pairs: impl Iterator<Item = (&'a str, &'a str)>,
+    timed_out: bool,
+    names: &DisplayNames,
+) -> Analysis {
+    let index: BTreeMap<&str, usize> = paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.as_str(), i))
+        .collect();
     let mut by_src: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
-    for e in edges {
-        if changed.contains(e.src.as_str()) {
+    for (src, dst) in pairs {
+        if index.contains_key(src) {
             continue;
         }
-        if let Some(i) = paths.iter().position(|p| *p == e.dst) {
-            by_src.entry(e.src.as_str()).or_default().insert(i);
+        if let Some(&i) = index.get(dst) {
+            by_src.entry(src).or_default().insert(i);
         }
     }
     Analysis {
@@ -280,28 +292,22 @@ fn restrict(mut a: Analysis, still: &BTreeSet<String>) -> Analysis {
 mod tests {
     use super::*;
 
-    fn edge(src: &str, dst: &str) -> Edge {
-        Edge {
-            src: src.into(),
-            dst: dst.into(),
-            name: "n".into(),
-            line: 1,
-            text: String::new(),
-            resolution: "unique".into(),
-        }
-    }
-
     #[test]
     fn changed_files_are_never_dependents_and_refs_follow_changed_order() {
         let paths = vec!["a.md".to_string(), "b.md".to_string()];
-        let edges = vec![
-            edge("b.md", "a.md"),
-            edge("z.md", "b.md"),
-            edge("z.md", "a.md"),
-            edge("z.md", "a.md"),
-            edge("y.md", "other.md"),
+        let pairs = [
+            ("b.md", "a.md"),
+            ("z.md", "b.md"),
+            ("z.md", "a.md"),
+            ("z.md", "a.md"),
+            ("y.md", "other.md"),
         ];
-        let a = build(&paths, &edges, false, &DisplayNames::new(["a.md"]));
+        let a = build(
+            &paths,
+            pairs.into_iter(),
+            false,
+            &DisplayNames::new(["a.md"]),
+        );
         assert_eq!(a.dependents.len(), 1);
         assert_eq!(a.dependents[0].path, "z.md");
         assert_eq!(
