@@ -202,12 +202,28 @@ fn live(ctx: &Ctx, file: &str) -> Result<Answer> {
 }
 
 fn print_text(out: &mut impl Write, a: &Answer) -> Result<()> {
-    writeln!(out, "{}: {} direct dependent(s)", a.file, a.direct.len())?;
+    // A file mentioning FILE on several lines is one dependent with several mentions.
+    let files = |rows: &[Dependent]| -> usize {
+        let srcs: std::collections::BTreeSet<&str> = rows.iter().map(|d| d.src.as_str()).collect();
+        srcs.len()
+    };
+    writeln!(
+        out,
+        "{}: {} direct dependent(s), {} mention(s)",
+        a.file,
+        files(&a.direct),
+        a.direct.len()
+    )?;
     for d in &a.direct {
         writeln!(out, "  {}:{}:{}", d.src, d.line, d.text)?;
     }
     if !a.indirect.is_empty() {
-        writeln!(out, "2-hop dependent(s): {}", a.indirect.len())?;
+        writeln!(
+            out,
+            "2-hop dependent(s): {}, {} mention(s)",
+            files(&a.indirect),
+            a.indirect.len()
+        )?;
         for d in &a.indirect {
             let via = d.via.as_deref().unwrap_or("?");
             writeln!(out, "  {}:{}:{}  (via {via})", d.src, d.line, d.text)?;

@@ -65,6 +65,22 @@ fn dependents_show_evidence_and_respect_boundaries() {
         out.contains(".claude/agents/infra-implementer.md:5:"),
         "{out}"
     );
+    // The count is of files; each evidence line is a mention.
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("  ")).collect();
+    let files: std::collections::BTreeSet<&str> = lines
+        .iter()
+        .filter_map(|l| l.trim_start().split(':').next())
+        .collect();
+    assert!(
+        lines.len() > files.len(),
+        "a file with several mentions: {out}"
+    );
+    let header = format!(
+        ".claude/agents/implementer.md: {} direct dependent(s), {} mention(s)",
+        files.len(),
+        lines.len()
+    );
+    assert_eq!(out.lines().next(), Some(header.as_str()), "{out}");
     let abs = p.path(".claude/agents/implementer.md");
     let again = stdout_of(p.src().arg("dependents").arg(&abs));
     assert_eq!(
