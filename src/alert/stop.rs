@@ -244,17 +244,18 @@ fn build<'a>(
     timed_out: bool,
     names: &DisplayNames,
 ) -> Analysis {
-    let index: BTreeMap<&str, usize> = paths
+    // Position of each changed file; a changed file is never a dependent.
+    let position: BTreeMap<&str, usize> = paths
         .iter()
         .enumerate()
         .map(|(i, p)| (p.as_str(), i))
         .collect();
     let mut by_src: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
     for (src, dst) in pairs {
-        if index.contains_key(src) {
+        if position.contains_key(src) {
             continue;
         }
-        if let Some(&i) = index.get(dst) {
+        if let Some(&i) = position.get(dst) {
             by_src.entry(src).or_default().insert(i);
         }
     }

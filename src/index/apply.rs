@@ -133,6 +133,13 @@ impl<'b> Resolver<'b> {
         Resolver { bearers, nearest }
     }
 
+    /// Fills `to` of each mention of a scanned file; other outcomes have none.
+    fn resolve_outcome(&self, o: &mut Outcome) {
+        if let Outcome::Scanned { path, mentions, .. } = o {
+            self.resolve_all(path, mentions);
+        }
+    }
+
     /// Fills `to` of each mention found in the file at `src` (each name resolved once).
     fn resolve_all(&self, src: &str, found: &mut [Found]) {
         let mut done: FnvMap<&str, Option<(i64, Resolution)>> = FnvMap::default();
@@ -619,9 +626,7 @@ fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]) -> Result
     let bearers = Bearers::for_names(conn, names)?;
     let resolver = Resolver::new(&bearers);
     for o in &mut outcomes {
-        if let Outcome::Scanned { path, mentions, .. } = o {
-            resolver.resolve_all(path, mentions);
-        }
+        resolver.resolve_outcome(o);
     }
     crate::store::write(conn, |tx| {
         for o in outcomes {
@@ -652,9 +657,7 @@ fn pass(
             work.par_iter().for_each_with(tx, |tx, w| {
                 let o =
                     read_file(root, w, max, probe, |b| Ok(found_by(matcher, b))).map(|mut o| {
-                        if let Outcome::Scanned { path, mentions, .. } = &mut o {
-                            resolver.resolve_all(path, mentions);
-                        }
+                        resolver.resolve_outcome(&mut o);
                         o
                     });
                 let _ = tx.send(o);
