@@ -49,6 +49,19 @@ fn main() {
         let _ = writeln!(code, "    ({stem:?}, include_str!({path:?})),");
     }
     code.push_str("];\n");
+    // Common English words (SCOWL, size 35: see data/common-words.COPYRIGHT), sorted, for
+    // `graph::refs::is_common_word`: a binary search over a static slice costs no start-up.
+    println!("cargo:rerun-if-changed=data/common-words.txt");
+    let words = fs::read_to_string("data/common-words.txt").unwrap_or_default();
+    let mut words: Vec<&str> = words.lines().map(str::trim).filter(|w| !w.is_empty()).collect();
+    words.sort_unstable();
+    words.dedup();
+    code.push_str("/// Common English words, lowercase, sorted (SCOWL size 35).\n");
+    code.push_str("pub const COMMON_WORDS: &[&str] = &[\n");
+    for w in words {
+        let _ = writeln!(code, "    {w:?},");
+    }
+    code.push_str("];\n");
     let out = Path::new(&env::var("OUT_DIR").unwrap_or_default()).join("embedded.rs");
     fs::write(out, code).unwrap_or_else(|e| panic!("writing embedded.rs: {e}"));
 }

@@ -1,11 +1,15 @@
 -- name: edges
 -- Every resolved reference: `src` mentions `dst` by `pattern` at `line`; `evidence` is that line.
--- Stable columns: src, dst, pattern, line, evidence. Unresolved mentions are in `unresolved`.
+-- Stable columns: src, dst, pattern, line, evidence, then kind: `path` (a written path, relative
+-- or from the root), `file` (a file name with its extension), `name` (what the file defines: an
+-- agent, command, skill, or a distinctive stem), `import` (a code import of the module).
+-- Unresolved mentions are in `unresolved`, plain-word mentions in `weak`.
 SELECT s.path AS src,
        d.path AS dst,
        e.name AS pattern,
        e.line AS line,
-       e.text AS evidence
+       e.text AS evidence,
+       e.kind AS kind
 FROM edges AS e
 JOIN files AS s ON s.id = e.src_id
 JOIN files AS d ON d.id = e.dst_id

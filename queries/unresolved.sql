@@ -9,6 +9,7 @@
 -- A name borne by exactly one file always resolves to it (or is that file's own name, a self
 -- mention, not listed), so only names with no bearer or several can leave a mention unresolved.
 -- A mention is stored once (migration 0007): a row of `mentions` never has an edge beside it.
+-- Weak mentions (a plain word, a path to another file: migration 0008) are in `weak`, not here.
 WITH
     bearers(name, n) AS MATERIALIZED (
         SELECT name, count(*) FROM names GROUP BY name
@@ -17,11 +18,11 @@ WITH
         SELECT m.src_id, m.line, m.name, b.n, m.text
         FROM bearers AS b
         JOIN mentions AS m ON m.name = b.name
-        WHERE b.n > 1
+        WHERE b.n > 1 AND m.weak = 0
         UNION ALL
         SELECT m.src_id, m.line, m.name, 0, m.text
         FROM mentions AS m
-        WHERE NOT EXISTS (SELECT 1 FROM names AS n WHERE n.name = m.name)
+        WHERE m.weak = 0 AND NOT EXISTS (SELECT 1 FROM names AS n WHERE n.name = m.name)
     )
 SELECT f.path AS file,
        c.line AS line,

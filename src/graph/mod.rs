@@ -4,6 +4,7 @@
 //! Owns reading `edges`/`files` for other modules; never writes (the index does). Invariant:
 //! every returned edge has a real `dst` file; results are sorted, so output is deterministic.
 
+pub mod refs;
 pub mod resolve;
 
 use std::collections::{HashMap, HashSet};

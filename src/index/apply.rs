@@ -18,7 +18,8 @@ use super::plan::{Plan, SkipUpdate};
 use super::read::{found_by, read_file, Found, Outcome, Work, WorkKind};
 use super::IndexReport;
 use crate::ctx::Ctx;
-use crate::graph::resolve::{resolve, Nearest, Resolution};
+use crate::graph::refs::{decide_with, Decision, Mention as RefMention, Tree};
+use crate::graph::resolve::Nearest;
 use crate::scan::matcher::{candidates, for_each_candidate, Engine, FnvMap, Matcher};
 use crate::scan::names::names_of;
 
@@ -120,17 +121,24 @@ impl Bearers {
 struct Resolver<'b> {
     bearers: &'b Bearers,
     nearest: FnvMap<&'b str, OnceLock<Nearest>>,
+    root: &'b std::path::Path,
+    tree: Tree,
 }
 
 impl<'b> Resolver<'b> {
-    fn new(bearers: &'b Bearers) -> Resolver<'b> {
+    fn new(bearers: &'b Bearers, root: &'b std::path::Path) -> Resolver<'b> {
         let nearest = bearers
             .by_name
             .iter()
             .filter(|(_, ids)| ids.len() > MANY_BEARERS)
             .map(|(n, _)| (n.as_str(), OnceLock::new()))
             .collect();
-        Resolver { bearers, nearest }
+        Resolver {
+            bearers,
+            nearest,
+            root,
+            tree: tree_of(root),
+        }
     }
 
     /// Fills `to` of each mention of a scanned file; other outcomes have none.
@@ -140,37 +148,84 @@ impl<'b> Resolver<'b> {
         }
     }
 
-    /// Fills `to` of each mention found in the file at `src` (each name resolved once).
+    /// Fills `to` and `weak` of each mention found in the file at `src` (each written form
+    /// resolved once).
     fn resolve_all(&self, src: &str, found: &mut [Found]) {
-        let mut done: FnvMap<&str, Option<(i64, Resolution)>> = FnvMap::default();
-        let mut to = Vec::with_capacity(found.len());
+        let mut done: FnvMap<(&str, u16, Option<&str>), Decision> = FnvMap::default();
+        let mut out = Vec::with_capacity(found.len());
         for m in found.iter() {
-            let r = match done.get(m.name.as_str()) {
-                Some(r) => *r,
+            let key = (m.name.as_str(), m.cue, m.via.as_deref());
+            let d = match done.get(&key) {
+                Some(d) => *d,
                 None => {
-                    let r = self.resolve(src, &m.name);
-                    done.insert(&m.name, r);
-                    r
+                    let d = self.decide(src, &m.name, m.cue, m.via.as_deref());
+                    done.insert(key, d);
+                    d
                 }
             };
-            to.push(r);
+            out.push(d);
         }
-        for (m, r) in found.iter_mut().zip(to) {
-            m.to = r;
+        for (m, d) in found.iter_mut().zip(out) {
+            set_decision(m, d);
         }
     }
 
-    fn resolve(&self, src: &str, name: &str) -> Option<(i64, Resolution)> {
-        let ids = self.bearers.by_name.get(name)?;
-        let paths = &self.bearers.paths;
-        let with_paths = || {
-            ids.iter()
-                .filter_map(|b| paths.get(b).map(|p| (*b, p.as_str())))
+    fn decide(&self, src: &str, name: &str, cue: u16, via: Option<&str>) -> Decision {
+        let Some(ids) = self.bearers.by_name.get(name) else {
+            return Decision::Weak;
         };
-        match self.nearest.get(name) {
-            Some(idx) => idx.get_or_init(|| Nearest::new(with_paths())).resolve(src),
-            None => resolve(src, with_paths()),
+        let paths = &self.bearers.paths;
+        let with_paths: Vec<(i64, &str)> = ids
+            .iter()
+            .filter_map(|b| paths.get(b).map(|p| (*b, p.as_str())))
+            .collect();
+        let nearest = self
+            .nearest
+            .get(name)
+            .map(|idx| idx.get_or_init(|| Nearest::new(with_paths.iter().copied())));
+        let m = RefMention {
+            src,
+            name,
+            cue,
+            via,
+        };
+        let exists = |p: &str| file_exists(self.root, p);
+        decide_with(&m, &with_paths, self.tree, &exists, nearest)
+    }
+}
+
+/// Records a decision on a found mention.
+fn set_decision(m: &mut Found, d: Decision) {
+    match d {
+        Decision::Edge(id, res, kind) => {
+            m.to = Some((id, res, kind));
+            m.weak = false;
         }
+        Decision::Tie => {
+            m.to = None;
+            m.weak = false;
+        }
+        Decision::Weak => {
+            m.to = None;
+            m.weak = true;
+        }
+    }
+}
+
+/// Whether `root/p` is a regular file inside the root (a written path may lead to a file the
+/// index does not hold: out of scope, ignored).
+fn file_exists(root: &std::path::Path, p: &str) -> bool {
+    !p.is_empty()
+        && !p.split('/').any(|c| c == "..")
+        && std::fs::symlink_metadata(root.join(p)).is_ok_and(|m| m.is_file())
+}
+
+/// `~/` means the root when the root is the user's home directory.
+pub(crate) fn tree_of(root: &std::path::Path) -> Tree {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let canon = |p: &std::path::Path| std::fs::canonicalize(p).ok();
+    Tree {
+        root_is_home: home.is_some_and(|h| canon(&h).is_some() && canon(&h) == canon(root)),
     }
 }
 
@@ -505,7 +560,7 @@ pub(crate) fn apply(
         for chunk in names.chunks(BATCH) {
             crate::store::write(conn, |tx| {
                 for n in chunk {
-                    reresolve_name(tx, n)?;
+                    reresolve_name(tx, n, &run.ctx.ws.root)?;
                 }
                 Ok(())
             })?;
@@ -523,12 +578,18 @@ pub(crate) fn apply(
     Ok(run.report)
 }
 
+const INSERT_MENTION: &str = "INSERT INTO mentions(src_id, name, line, text, cue, via, weak) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+const INSERT_EDGE: &str =
+    "INSERT INTO edges(src_id, dst_id, name, line, text, resolution, cue, via, kind) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+
 /// Deletes an indexed file. The mentions resolved to it (stored only as edges) become unresolved
 /// mentions first, so they are not lost with the cascade and re-resolve with the name.
 fn delete_file(tx: &Transaction<'_>, id: i64) -> Result<()> {
     tx.prepare_cached(
-        "INSERT OR IGNORE INTO mentions(src_id, name, line, text) \
-         SELECT src_id, name, line, text FROM edges WHERE dst_id = ?1 AND src_id <> ?1",
+        "INSERT OR IGNORE INTO mentions(src_id, name, line, text, cue, via) \
+         SELECT src_id, name, line, text, cue, via FROM edges WHERE dst_id = ?1 AND src_id <> ?1",
     )?
     .execute([id])?;
     tx.prepare_cached("DELETE FROM files WHERE id = ?1")?
@@ -613,7 +674,11 @@ fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]) -> Result
                         }
                     }
                 }
-                Ok(found_by(&Matcher::new(&found, Engine::Lookup)?, bytes))
+                Ok(found_by(
+                    &Matcher::new(&found, Engine::Lookup)?,
+                    bytes,
+                    &w.path,
+                ))
             })?);
         }
     }
@@ -624,7 +689,7 @@ fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]) -> Result
         }
     }
     let bearers = Bearers::for_names(conn, names)?;
-    let resolver = Resolver::new(&bearers);
+    let resolver = Resolver::new(&bearers, &root);
     for o in &mut outcomes {
         resolver.resolve_outcome(o);
     }
@@ -649,14 +714,14 @@ fn pass(
     let max = run.ctx.config.limits.max_file_bytes;
     let root = &run.ctx.ws.root;
     let (tx, rx) = mpsc::sync_channel::<Result<Outcome>>(1024);
-    let resolver = Resolver::new(bearers);
+    let resolver = Resolver::new(bearers, root);
     let resolver = &resolver;
     std::thread::scope(|s| -> Result<()> {
         s.spawn(move || {
             // Resolution happens here, beside the scan: the writer is the bottleneck.
             work.par_iter().for_each_with(tx, |tx, w| {
                 let o =
-                    read_file(root, w, max, probe, |b| Ok(found_by(matcher, b))).map(|mut o| {
+                    read_file(root, w, max, probe, |b| Ok(found_by(matcher, b, &w.path))).map(|mut o| {
                         resolver.resolve_outcome(&mut o);
                         o
                     });
@@ -733,23 +798,28 @@ fn write_outcome(run: &mut Run<'_>, tx: &Transaction<'_>, o: Outcome) -> Result<
                 tx.prepare_cached("DELETE FROM edges WHERE src_id = ?1")?
                     .execute([id])?;
             }
-            let mut ins_m = tx.prepare_cached(
-                "INSERT INTO mentions(src_id, name, line, text) VALUES (?1, ?2, ?3, ?4)",
-            )?;
-            let mut ins_e = tx.prepare_cached(
-                "INSERT INTO edges(src_id, dst_id, name, line, text, resolution) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?;
+            let mut ins_m = tx.prepare_cached(INSERT_MENTION)?;
+            let mut ins_e = tx.prepare_cached(INSERT_EDGE)?;
             for m in &mentions {
                 // A mention is stored once: as an edge when it resolves, else in `mentions`.
                 // An edge into a file this pass excluded waits as a mention: the excluded
                 // file's names are re-resolved after the pass, against the bearers left.
                 match m.to {
-                    Some((dst, res)) if !run.excluded.contains_key(&dst) => {
-                        ins_e.execute(params![id, dst, m.name, m.line, m.text, res.as_str()])?;
+                    Some((dst, res, kind)) if !run.excluded.contains_key(&dst) => {
+                        ins_e.execute(params![
+                            id,
+                            dst,
+                            m.name,
+                            m.line,
+                            m.text,
+                            res.as_str(),
+                            m.cue,
+                            m.via,
+                            kind.as_str()
+                        ])?;
                     }
                     _ => {
-                        ins_m.execute(params![id, m.name, m.line, m.text])?;
+                        ins_m.execute(params![id, m.name, m.line, m.text, m.cue, m.via, m.weak])?;
                     }
                 }
             }
@@ -858,7 +928,7 @@ fn indexed_files(conn: &Connection) -> Result<Vec<(i64, String, String)>> {
 }
 
 /// Recomputes every edge made by a mention of `name` from `mentions` and the current bearers.
-fn reresolve_name(tx: &Transaction<'_>, name: &str) -> Result<()> {
+fn reresolve_name(tx: &Transaction<'_>, name: &str, root: &std::path::Path) -> Result<()> {
     let mut bearers: Vec<(i64, String)> = Vec::new();
     {
         let mut stmt = tx.prepare_cached(
@@ -870,19 +940,20 @@ fn reresolve_name(tx: &Transaction<'_>, name: &str) -> Result<()> {
     }
     // Every mention of the name: the unresolved ones, and the resolved ones, which are edges
     // into a current bearer (an edge into a file that left became a mention when it left).
-    let row = |r: &rusqlite::Row<'_>| -> rusqlite::Result<(i64, String, i64, String)> {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    type Row = (i64, String, i64, String, u16, Option<String>);
+    let row = |r: &rusqlite::Row<'_>| -> rusqlite::Result<Row> {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
     };
-    let mut rows: Vec<(i64, String, i64, String)> = tx
+    let mut rows: Vec<Row> = tx
         .prepare_cached(
-            "SELECT m.src_id, f.path, m.line, m.text FROM mentions m \
+            "SELECT m.src_id, f.path, m.line, m.text, m.cue, m.via FROM mentions m \
              JOIN files f ON f.id = m.src_id WHERE m.name = ?1",
         )?
         .query_map([name], row)?
         .collect::<rusqlite::Result<_>>()?;
     {
         let mut stmt = tx.prepare_cached(
-            "SELECT e.src_id, f.path, e.line, e.text FROM edges e \
+            "SELECT e.src_id, f.path, e.line, e.text, e.cue, e.via FROM edges e \
              JOIN files f ON f.id = e.src_id WHERE e.dst_id = ?1 AND e.name = ?2",
         )?;
         for (id, _) in &bearers {
@@ -895,21 +966,37 @@ fn reresolve_name(tx: &Transaction<'_>, name: &str) -> Result<()> {
         tx.prepare_cached("DELETE FROM edges WHERE src_id = ?1 AND name = ?2 AND line = ?3")?;
     let mut del_m =
         tx.prepare_cached("DELETE FROM mentions WHERE src_id = ?1 AND name = ?2 AND line = ?3")?;
-    let mut ins_e = tx.prepare_cached(
-        "INSERT INTO edges(src_id, dst_id, name, line, text, resolution) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    let mut ins_m = tx
-        .prepare_cached("INSERT INTO mentions(src_id, name, line, text) VALUES (?1, ?2, ?3, ?4)")?;
-    let idx = Nearest::new(bearers.iter().map(|(id, p)| (*id, p.as_str())));
-    for (src, path, line, text) in rows {
+    let mut ins_e = tx.prepare_cached(INSERT_EDGE)?;
+    let mut ins_m = tx.prepare_cached(INSERT_MENTION)?;
+    let with_paths: Vec<(i64, &str)> = bearers.iter().map(|(id, p)| (*id, p.as_str())).collect();
+    let idx = (with_paths.len() > MANY_BEARERS).then(|| Nearest::new(with_paths.iter().copied()));
+    let tree = tree_of(root);
+    let exists = |p: &str| file_exists(root, p);
+    for (src, path, line, text, cue, via) in rows {
         del_e.execute(params![src, name, line])?;
         del_m.execute(params![src, name, line])?;
-        match idx.resolve(&path) {
-            Some((dst, res)) => {
-                ins_e.execute(params![src, dst, name, line, text, res.as_str()])?;
+        let m = RefMention {
+            src: &path,
+            name,
+            cue,
+            via: via.as_deref(),
+        };
+        match decide_with(&m, &with_paths, tree, &exists, idx.as_ref()) {
+            Decision::Edge(dst, res, kind) => {
+                ins_e.execute(params![
+                    src,
+                    dst,
+                    name,
+                    line,
+                    text,
+                    res.as_str(),
+                    cue,
+                    via,
+                    kind.as_str()
+                ])?;
             }
-            None => {
-                ins_m.execute(params![src, name, line, text])?;
+            d => {
+                ins_m.execute(params![src, name, line, text, cue, via, d == Decision::Weak])?;
             }
         }
     }

@@ -23,6 +23,7 @@ use serde::Serialize;
 use crate::ctx::Ctx;
 use crate::store::{meta_get, meta_set};
 
+pub(crate) use apply::tree_of;
 pub use status::{status, Recommendation, Status};
 
 /// `meta` keys written by the index.
@@ -63,7 +64,7 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         "scope": config.scope,
         "names": config.names,
         "max_file_bytes": config.limits.max_file_bytes,
-        "rules": 1,
+        "rules": 2,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

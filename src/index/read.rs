@@ -9,7 +9,9 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use crate::graph::refs::RefKind;
 use crate::graph::resolve::Resolution;
+use crate::scan::cue;
 use crate::scan::matcher::Matcher;
 
 /// Bytes inspected for a NUL to call a file binary.
@@ -68,13 +70,17 @@ pub enum Outcome {
     },
 }
 
-/// One mention, name spelled out, and the file it resolves to (`None` until resolved, and when
-/// it resolves to none: a self mention, a tie, a name no file bears).
+/// One mention, name spelled out, its cue, and the file it resolves to (`None` until resolved,
+/// and when it resolves to none: a self mention, a tie, a name no file bears, or a weak
+/// mention, which `weak` tells apart).
 pub struct Found {
     pub name: String,
     pub line: u32,
     pub text: String,
-    pub to: Option<(i64, Resolution)>,
+    pub cue: u16,
+    pub via: Option<String>,
+    pub to: Option<(i64, Resolution, RefKind)>,
+    pub weak: bool,
 }
 
 /// Reads `w` under `root` and decides what the index should record; `scan` finds the mentions
@@ -146,16 +152,23 @@ pub fn read_file(
     })
 }
 
-/// The mentions of `matcher` in `bytes`, with names as strings.
-pub fn found_by(matcher: &Matcher, bytes: &[u8]) -> Vec<Found> {
+/// The mentions of `matcher` in `bytes` of the file at `path`, with names as strings and cues.
+pub fn found_by(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<Found> {
+    let lang = cue::lang_of(path);
     matcher
         .mentions(bytes)
         .into_iter()
-        .map(|m| Found {
-            name: matcher.name(m.name).to_string(),
-            line: m.line,
-            text: m.text,
-            to: None,
+        .map(|m| {
+            let c = cue::cue_at(bytes, m.start, m.end, lang);
+            Found {
+                name: matcher.name(m.name).to_string(),
+                line: m.line,
+                text: m.text,
+                cue: c.bits,
+                via: c.via,
+                to: None,
+                weak: false,
+            }
         })
         .collect()
 }

@@ -58,12 +58,15 @@ pub enum Engine {
     Lookup,
 }
 
-/// One mention: name id, 1-based line, the line's text.
+/// One mention: name id, 1-based line, the evidence text (the part of the line around the
+/// match), and where the match lies in the scanned bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mention {
     pub name: u32,
     pub line: u32,
     pub text: String,
+    pub start: usize,
+    pub end: usize,
 }
 
 struct Tail {
@@ -255,7 +258,6 @@ impl Matcher {
         let mut out = Vec::new();
         let mut seen: HashSet<(u32, u32)> = HashSet::new();
         let (mut cursor, mut line, mut counted_to) = (0usize, 1u32, 0usize);
-        let mut line_text: Option<(usize, String)> = None;
         for (s, e, id) in occ {
             if s < cursor {
                 continue;
@@ -266,18 +268,12 @@ impl Matcher {
             if !seen.insert((id, line)) {
                 continue;
             }
-            let text = match &line_text {
-                Some((l, t)) if *l == line as usize => t.clone(),
-                _ => {
-                    let t = evidence(hay, s);
-                    line_text = Some((line as usize, t.clone()));
-                    t
-                }
-            };
             out.push(Mention {
                 name: id,
                 line,
-                text,
+                text: evidence_around(hay, s, e),
+                start: s,
+                end: e,
             });
         }
         out
@@ -312,6 +308,52 @@ pub fn for_each_candidate<'h>(hay: &'h [u8], max_len: usize, mut f: impl FnMut(&
             }
         }
     }
+}
+
+/// The part of the line holding `hay[s..e]` around it: the whole line, trimmed, when it has at
+/// most `MAX_TEXT_CHARS` characters; else a window of that many characters holding the match,
+/// with `…` where the line was cut. The match is always inside the text shown.
+pub fn evidence_around(hay: &[u8], s: usize, e: usize) -> String {
+    let ls = memchr::memrchr(b'\n', &hay[..s]).map_or(0, |i| i + 1);
+    let le = memchr::memchr(b'\n', &hay[e..]).map_or(hay.len(), |i| e + i);
+    let line = &hay[ls..le];
+    let (ms, me) = (s - ls, e - ls);
+    // Trim the line's whitespace, in bytes, keeping the match inside.
+    let mut a = 0;
+    while a < ms && line[a].is_ascii_whitespace() {
+        a += 1;
+    }
+    let mut b = line.len();
+    while b > me && line[b - 1].is_ascii_whitespace() {
+        b -= 1;
+    }
+    let before = String::from_utf8_lossy(&line[a..ms]);
+    let matched = String::from_utf8_lossy(&line[ms..me]);
+    let after = String::from_utf8_lossy(&line[me..b]);
+    let (nb, nm, na) = (
+        before.chars().count(),
+        matched.chars().count(),
+        after.chars().count(),
+    );
+    if nb + nm + na <= MAX_TEXT_CHARS {
+        return format!("{before}{matched}{after}");
+    }
+    // Room left beside the match, shared: a third before, the rest after (text reads forward).
+    let room = MAX_TEXT_CHARS.saturating_sub(nm + 2);
+    let mut keep_b = (room / 3).min(nb);
+    let keep_a = (room - keep_b).min(na);
+    keep_b = (room - keep_a).min(nb);
+    let mut out = String::with_capacity(MAX_TEXT_CHARS * 4);
+    if keep_b < nb {
+        out.push('…');
+    }
+    out.extend(before.chars().skip(nb - keep_b));
+    out.push_str(&matched);
+    out.extend(after.chars().take(keep_a));
+    if keep_a < na {
+        out.push('…');
+    }
+    out
 }
 
 /// The line holding byte `at`, trimmed, lossy UTF-8, at most `MAX_TEXT_CHARS` characters.

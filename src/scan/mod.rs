@@ -4,6 +4,7 @@
 //! Owns the naming and matching rules; knows nothing of the database. Invariant: the index and
 //! the live scan use exactly these rules, so a live answer equals what the index would say.
 
+pub mod cue;
 pub mod matcher;
 pub mod names;
 
@@ -15,7 +16,7 @@ use anyhow::Result;
 use rayon::prelude::*;
 
 use self::matcher::{Engine, Matcher};
-use crate::graph::resolve::resolve;
+use crate::graph::refs::{decide, Decision, Mention as RefMention};
 
 use crate::config::Config;
 use crate::graph::Edge;
@@ -65,6 +66,7 @@ pub fn live_dependents(
         }
     }
     let matcher = Matcher::new(&target_names, Engine::Automaton)?;
+    let tree = crate::index::tree_of(&ws.root);
     let truncated = AtomicBool::new(false);
     let max = config.limits.max_file_bytes;
     let mut edges: Vec<Edge> = walked
@@ -83,13 +85,25 @@ pub fn live_dependents(
                 return Vec::new();
             }
             let mut out = Vec::new();
+            let lang = cue::lang_of(&e.path);
             for m in matcher.mentions(&bytes) {
                 let name = matcher.name(m.name);
                 let Some(bs) = bearers.get(name) else {
                     continue;
                 };
-                let cands = bs.iter().map(|(id, p)| (*id, p.as_str()));
-                if let Some((dst, res)) = resolve(&e.path, cands) {
+                let cands: Vec<(i64, &str)> = bs.iter().map(|(id, p)| (*id, p.as_str())).collect();
+                let c = cue::cue_at(&bytes, m.start, m.end, lang);
+                let rm = RefMention {
+                    src: &e.path,
+                    name,
+                    cue: c.bits,
+                    via: c.via.as_deref(),
+                };
+                let exists = |p: &str| {
+                    !p.split('/').any(|c| c == "..")
+                        && std::fs::symlink_metadata(ws.abs(p)).is_ok_and(|m| m.is_file())
+                };
+                if let Decision::Edge(dst, res, _) = decide(&rm, &cands, tree, &exists) {
                     let dst = &walked.entries[dst as usize].path;
                     if wanted.contains(dst.as_str()) {
                         out.push(Edge {

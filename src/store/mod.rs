@@ -15,7 +15,7 @@ use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 }
-pub use embedded::{MIGRATIONS, QUERIES};
+pub use embedded::{COMMON_WORDS, MIGRATIONS, QUERIES};
 
 /// How long a normal command waits for another writer before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

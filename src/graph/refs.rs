@@ -1,0 +1,568 @@
+//! Reference kinds: which of the files bearing a name a mention refers to, given how the name
+//! was written (the mention's cue) and what each bearer is.
+//!
+//! Owns the rules of issue 13 (pure functions, no I/O but the `exists` probe handed in).
+//! Invariant: the decision depends only on the mentioning path, the name, the cue, the bearers'
+//! paths and which root-relative paths exist, so re-resolving a stored mention gives what a
+//! rescan would.
+//!
+//! - A name written inside a path (`via` with a `/`) is matched as a path, after resolving it:
+//!   relative to the mentioning file, then to the root (to `~` when the root is the home
+//!   directory). A path that leads to another existing file refers to that file, not to a bearer;
+//!   otherwise the written folders must agree with the bearer's own (one is a component suffix of
+//!   the other; for a path outside the tree, `~/…`, `/…`, `$VAR/…`, the bearer's whole path
+//!   must be the tail). URLs are not paths.
+//! - A file name with its extension is a reference (unique or nearest, as before).
+//! - A bare identifier (a stem or a skill's folder name) depends on what the bearer is: an
+//!   agent's name counts when distinctive or a role noun; a command's, skill's or other file's
+//!   name counts when distinctive, or with a cue (code span, quotes, `/name`, `p:name`, a key,
+//!   the word agent/skill/command/hook next to it, a list or table row); a common-word stem of
+//!   any other file (template, list, status) is no name at all. In source code a bare word is an
+//!   identifier of that code: only imports count there.
+//! - Plugins are boundaries: a bare name in `plugins/p/…` does not reach into `plugins/q/…`; a
+//!   namespace `q:name`, a key or a path does.
+
+use std::collections::HashSet;
+
+use super::resolve::{resolve, Nearest, Resolution};
+use crate::scan::cue;
+
+/// What kind of reference an edge is (the `edges.kind` column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RefKind {
+    Path,
+    File,
+    Name,
+    Import,
+}
+
+impl RefKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefKind::Path => "path",
+            RefKind::File => "file",
+            RefKind::Name => "name",
+            RefKind::Import => "import",
+        }
+    }
+}
+
+/// The outcome for one mention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// A strong reference to one file.
+    Edge(i64, Resolution, RefKind),
+    /// Several files qualify equally (or the mentioning file is one of them): no edge, the
+    /// mention is kept as unattributed.
+    Tie,
+    /// No file qualifies: a plain word, a path to something else, a URL. Kept as a weak mention.
+    Weak,
+}
+
+/// What the file at a root-relative path defines, by its folders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entity {
+    Agent,
+    Command,
+    Skill,
+    Other,
+}
+
+pub fn entity_of(path: &str, name: &str) -> Entity {
+    let mut comps: Vec<&str> = path.split('/').collect();
+    let base = comps.pop().unwrap_or("");
+    let md = base.ends_with(".md");
+    if md && comps.last() == Some(&"agents") {
+        return Entity::Agent;
+    }
+    if md && comps.contains(&"commands") {
+        return Entity::Command;
+    }
+    // A skill is known by its folder: `skills/<name>/SKILL.md`.
+    if base.eq_ignore_ascii_case("SKILL.md") && comps.last() == Some(&name) {
+        return Entity::Skill;
+    }
+    Entity::Other
+}
+
+/// `p` for a path under `plugins/p/`.
+pub fn plugin_of(path: &str) -> Option<&str> {
+    let mut it = path.split('/');
+    while let Some(c) = it.next() {
+        if c == "plugins" {
+            return it.next().filter(|_| it.clone().next().is_some());
+        }
+    }
+    None
+}
+
+/// Whether `word` (any case) is a common English word, or the plural of one.
+pub fn is_common_word(word: &str) -> bool {
+    let w = word.to_ascii_lowercase();
+    let known = |w: &str| crate::store::COMMON_WORDS.binary_search(&w).is_ok();
+    if known(&w) {
+        return true;
+    }
+    if let Some(s) = w.strip_suffix("ies") {
+        if known(&format!("{s}y")) {
+            return true;
+        }
+    }
+    if let Some(s) = w.strip_suffix("es") {
+        if known(s) {
+            return true;
+        }
+    }
+    w.strip_suffix('s').is_some_and(known)
+}
+
+/// A name is distinctive when it has a separator or is not a common word.
+pub fn is_distinctive(name: &str) -> bool {
+    let has_sep = name.contains(['-', '_', '.', ':']);
+    let camel = name
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    has_sep || camel || !is_common_word(name)
+}
+
+/// An agentive noun (`analyst`, `reviewer`, `architect`): how an agent is spoken of.
+fn is_role_noun(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    ["er", "or", "ist", "ian", "ant", "ect", "eer", "ent"]
+        .iter()
+        .any(|s| n.len() > s.len() + 2 && n.ends_with(s))
+}
+
+/// The mention being decided.
+#[derive(Debug, Clone, Copy)]
+pub struct Mention<'a> {
+    pub src: &'a str,
+    pub name: &'a str,
+    pub cue: u16,
+    pub via: Option<&'a str>,
+}
+
+/// Where the tree's root lies for `~/` paths: set when the root is the home directory.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Tree {
+    pub root_is_home: bool,
+}
+
+/// Decides one mention against `bearers` (`(id, path)`, every file bearing the name).
+/// `exists(p)`: whether the root-relative path `p` is a file of the tree (indexed or not).
+pub fn decide<'b>(
+    m: &Mention<'_>,
+    bearers: &[(i64, &'b str)],
+    tree: Tree,
+    exists: &dyn Fn(&str) -> bool,
+) -> Decision {
+    decide_with(m, bearers, tree, exists, None)
+}
+
+/// `decide`, with a prebuilt `Nearest` index over all `bearers` (for names borne by many files:
+/// used when every bearer qualifies, the common case, in O(depth)).
+pub fn decide_with<'b>(
+    m: &Mention<'_>,
+    bearers: &[(i64, &'b str)],
+    tree: Tree,
+    exists: &dyn Fn(&str) -> bool,
+    nearest: Option<&Nearest>,
+) -> Decision {
+    if m.cue & cue::URL != 0 || bearers.is_empty() {
+        return Decision::Weak;
+    }
+    let path_like = m.via.filter(|v| v.contains('/') || m.cue & cue::IMPORT != 0);
+    if let Some(via) = path_like {
+        let kind = if m.cue & cue::IMPORT != 0 {
+            RefKind::Import
+        } else {
+            RefKind::Path
+        };
+        return decide_path(m, via, kind, bearers, tree, exists);
+    }
+    // A name with folders is a path suffix even when written alone.
+    if m.name.contains('/') {
+        return decide_path(m, m.name, RefKind::Path, bearers, tree, exists);
+    }
+    // A file that bears the name itself is not referring to another (a self mention).
+    if bearers.iter().any(|(_, p)| *p == m.src) {
+        return Decision::Tie;
+    }
+    let qualified: Vec<(i64, &str, RefKind)> = bearers
+        .iter()
+        .filter_map(|(id, p)| bare_kind(m, p).map(|k| (*id, *p, k)))
+        .collect();
+    if let Some(idx) = nearest.filter(|_| qualified.len() == bearers.len()) {
+        return match idx.resolve(m.src) {
+            Some((id, res)) => {
+                let kind = qualified
+                    .iter()
+                    .find(|q| q.0 == id)
+                    .map_or(RefKind::Name, |q| q.2);
+                Decision::Edge(id, res, kind)
+            }
+            None => Decision::Tie,
+        };
+    }
+    pick(m.src, &qualified)
+}
+
+/// The nearest of the qualified bearers, as `resolve` decides among same-named files.
+fn pick(src: &str, qualified: &[(i64, &str, RefKind)]) -> Decision {
+    if qualified.is_empty() {
+        return Decision::Weak;
+    }
+    match resolve(src, qualified.iter().map(|(id, p, _)| (*id, *p))) {
+        Some((id, res)) => {
+            let kind = qualified
+                .iter()
+                .find(|q| q.0 == id)
+                .map_or(RefKind::Name, |q| q.2);
+            Decision::Edge(id, res, kind)
+        }
+        None => Decision::Tie,
+    }
+}
+
+/// Whether a bare occurrence (no path written around it) refers to the bearer at `path`.
+fn bare_kind(m: &Mention<'_>, path: &str) -> Option<RefKind> {
+    let base = path.rsplit('/').next().unwrap_or(path);
+    if m.name == base {
+        // A file name with its extension: strong wherever it is written, but in code only as
+        // a string or an import (an identifier `x.copy` is no file name).
+        return Some(RefKind::File);
+    }
+    let cue = m.cue;
+    // In source code a bare word is an identifier of that code.
+    if cue & cue::CODE_FILE != 0 {
+        return None;
+    }
+    // Plugins are boundaries for bare names; a namespace, a key or a path crosses them.
+    if let (Some(sp), Some(tp)) = (plugin_of(m.src), plugin_of(path)) {
+        let ns_ok = m.via.is_some_and(|v| v.strip_suffix(':') == Some(tp));
+        if sp != tp && !ns_ok && cue & cue::KEY == 0 {
+            return None;
+        }
+    }
+    if cue & cue::NAMESPACE != 0 {
+        if let (Some(ns), Some(tp)) = (m.via.and_then(|v| v.strip_suffix(':')), plugin_of(path)) {
+            if ns != tp {
+                return None;
+            }
+        }
+    }
+    let distinctive = is_distinctive(m.name);
+    let named = cue & cue::NAMED != 0;
+    let ok = match entity_of(path, m.name) {
+        Entity::Agent => distinctive || is_role_noun(m.name) || named,
+        Entity::Command | Entity::Skill => distinctive || named,
+        Entity::Other => distinctive,
+    };
+    ok.then_some(RefKind::Name)
+}
+
+/// Components of a written path, without the leading `./`, `../`, `~`, `$VAR`, `@` parts, and
+/// whether it starts outside the tree (`~/`, `/`, `$VAR/`).
+fn written_components(via: &str, root_is_home: bool) -> (Vec<&str>, bool) {
+    let mut outside = via.starts_with('/');
+    let mut comps: Vec<&str> = via.split('/').filter(|c| !c.is_empty()).collect();
+    while let Some(first) = comps.first() {
+        match *first {
+            "." | ".." => {
+                comps.remove(0);
+            }
+            "~" => {
+                outside = !root_is_home;
+                comps.remove(0);
+            }
+            c if c.starts_with('$') || c.starts_with("${") => {
+                outside = true;
+                comps.remove(0);
+            }
+            _ => break,
+        }
+    }
+    (comps, outside)
+}
+
+/// `dir/via` with `.` and `..` resolved; `None` when it climbs out of the root.
+fn join_normal(dir: &str, via: &str) -> Option<String> {
+    let mut out: Vec<&str> = dir.split('/').filter(|c| !c.is_empty()).collect();
+    for c in via.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                out.pop()?;
+            }
+            c => out.push(c),
+        }
+    }
+    Some(out.join("/"))
+}
+
+/// Whether the last written component names the file `base`: as written, or without the
+/// extension (`import x`, `require('./x')`), or as the package of an `__init__.py`/`index.js`.
+fn last_matches(written: &str, comps: &[&str]) -> usize {
+    // Returns how many trailing components of `comps` the last written component covers.
+    let Some(base) = comps.last() else { return 0 };
+    if *base == written {
+        return 1;
+    }
+    let stem = base.rsplit_once('.').map_or(*base, |(s, _)| s);
+    if !stem.is_empty() && stem == written {
+        if matches!(stem, "__init__" | "index" | "mod") && comps.len() >= 2 {
+            return 0;
+        }
+        return 1;
+    }
+    if matches!(stem, "__init__" | "index" | "mod") && comps.len() >= 2 && comps[comps.len() - 2] == written {
+        return 2;
+    }
+    0
+}
+
+/// Whether written components `w` (outside: must cover the whole bearer path) agree with the
+/// bearer path's components.
+fn agrees(w: &[&str], bearer: &str, outside: bool) -> bool {
+    let Some((last, wdirs)) = w.split_last() else {
+        return false;
+    };
+    let b: Vec<&str> = bearer.split('/').collect();
+    let covered = last_matches(last, &b);
+    if covered == 0 {
+        return false;
+    }
+    let bdirs = &b[..b.len() - covered];
+    // Compare folders from the end: the shorter one must be a suffix of the longer one.
+    let common = wdirs
+        .iter()
+        .rev()
+        .zip(bdirs.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    if outside {
+        return common == bdirs.len();
+    }
+    common == wdirs.len().min(bdirs.len())
+}
+
+fn decide_path(
+    m: &Mention<'_>,
+    via: &str,
+    kind: RefKind,
+    bearers: &[(i64, &str)],
+    tree: Tree,
+    exists: &dyn Fn(&str) -> bool,
+) -> Decision {
+    let import = kind == RefKind::Import;
+    let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
+    let relative = via.starts_with("./") || via.starts_with("../") || via == "." || via == "..";
+    let (comps, outside) = written_components(via, tree.root_is_home);
+    // The exact files the written path can lead to: relative to the mentioning file, then from
+    // the root. An absolute Python import is from the package root, never the file's folder.
+    let mut exact: Vec<String> = Vec::new();
+    if !outside {
+        if relative || !import {
+            if let Some(p) = join_normal(src_dir, via) {
+                exact.push(p);
+            }
+        }
+        if !relative {
+            exact.push(comps.join("/"));
+        }
+    }
+    let bearer_set: HashSet<&str> = bearers.iter().map(|(_, p)| *p).collect();
+    for p in &exact {
+        if p.is_empty() {
+            continue;
+        }
+        // The written path leads straight to a bearer, or to a module file of it.
+        let hit = bearers.iter().find(|(_, b)| {
+            *b == p || (import || !p.contains('.')) && module_of(b) == Some(p.as_str())
+        });
+        if let Some((id, b)) = hit {
+            if *b == m.src {
+                return Decision::Tie;
+            }
+            return Decision::Edge(*id, Resolution::Unique, kind);
+        }
+        if !bearer_set.contains(p.as_str()) && exists(p) {
+            // The path leads to another existing file: a reference to that one, not a bearer.
+            return Decision::Weak;
+        }
+    }
+    if comps.is_empty() {
+        return Decision::Weak;
+    }
+    let qualified: Vec<(i64, &str, RefKind)> = bearers
+        .iter()
+        .filter(|(_, b)| agrees(&comps, b, outside))
+        .map(|(id, b)| (*id, *b, kind))
+        .collect();
+    if qualified.iter().any(|q| q.1 == m.src) {
+        return Decision::Tie;
+    }
+    pick(m.src, &qualified)
+}
+
+/// The module path of a source file: `a/b.py` -> `a/b`, `a/b/__init__.py` -> `a/b`.
+fn module_of(path: &str) -> Option<&str> {
+    let (dir, base) = path.rsplit_once('/').unwrap_or(("", path));
+    let stem = base.rsplit_once('.').map(|(s, _)| s)?;
+    if matches!(stem, "__init__" | "index" | "mod") {
+        return Some(dir);
+    }
+    Some(&path[..path.len() - (base.len() - stem.len())])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(src: &str, name: &str, cue_bits: u16, via: Option<&str>, bearers: &[&str]) -> Decision {
+        d_with(src, name, cue_bits, via, bearers, &[])
+    }
+
+    fn d_with(
+        src: &str,
+        name: &str,
+        cue_bits: u16,
+        via: Option<&str>,
+        bearers: &[&str],
+        others: &[&str],
+    ) -> Decision {
+        let b: Vec<(i64, &str)> = bearers
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (i as i64 + 1, *p))
+            .collect();
+        let m = Mention {
+            src,
+            name,
+            cue: cue_bits,
+            via,
+        };
+        let exists = |p: &str| bearers.contains(&p) || others.contains(&p);
+        decide(&m, &b, Tree::default(), &exists)
+    }
+
+    fn edge_to(dec: Decision) -> Option<(i64, RefKind)> {
+        match dec {
+            Decision::Edge(id, _, k) => Some((id, k)),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn common_and_distinctive_words() {
+        assert!(is_common_word("status") && is_common_word("templates"));
+        assert!(is_common_word("Workflows") || !is_common_word("workflows"));
+        assert!(!is_distinctive("status") && !is_distinctive("lists"));
+        assert!(is_distinctive("data-engineer") && is_distinctive("paypal"));
+    }
+
+    #[test]
+    fn plain_words_are_weak_names_with_cues_are_edges() {
+        let cmd = ["plugins/c/commands/status.md"];
+        let src = "plugins/c/commands/manage.md";
+        assert_eq!(d(src, "status", 0, None, &cmd), Decision::Weak);
+        assert_eq!(
+            edge_to(d(src, "status", cue::SLASH | cue::NAMESPACE, Some("c:"), &cmd)),
+            Some((1, RefKind::Name))
+        );
+        assert_eq!(edge_to(d(src, "status", cue::CODE, None, &cmd)), Some((1, RefKind::Name)));
+        let tpl = ["a/templates/template.html"];
+        assert_eq!(d("a/x.md", "template", cue::CODE, None, &tpl), Decision::Weak);
+        assert_eq!(
+            edge_to(d("a/x.md", "template.html", 0, None, &tpl)),
+            Some((1, RefKind::File))
+        );
+    }
+
+    #[test]
+    fn agents_are_named_bare_as_role_nouns() {
+        let ag = [".claude/agents/analyst.md"];
+        assert!(edge_to(d("CLAUDE.md", "analyst", 0, None, &ag)).is_some());
+        let rev = ["p/agents/review.md"];
+        assert_eq!(d("p/x.md", "review", 0, None, &rev), Decision::Weak);
+        assert!(edge_to(d("p/x.md", "review", cue::KEY, None, &rev)).is_some());
+    }
+
+    #[test]
+    fn plugins_are_boundaries_for_bare_names() {
+        let b = ["plugins/a/agents/data-engineer.md"];
+        assert_eq!(d("plugins/b/x.md", "data-engineer", 0, None, &b), Decision::Weak);
+        assert!(edge_to(d("plugins/a/x.md", "data-engineer", 0, None, &b)).is_some());
+        assert!(edge_to(d("plugins/b/x.md", "data-engineer", cue::KEY, None, &b)).is_some());
+        assert!(edge_to(d(
+            "plugins/b/x.md",
+            "data-engineer",
+            cue::NAMESPACE,
+            Some("a:"),
+            &b
+        ))
+        .is_some());
+    }
+
+    #[test]
+    fn relative_paths_resolve_against_the_mentioning_file() {
+        let b = ["rules/common/coding-style.md", "rules/py/coding-style.md"];
+        let got = d(
+            "rules/py/x.md",
+            "coding-style.md",
+            0,
+            Some("../common/coding-style.md"),
+            &b,
+        );
+        assert_eq!(edge_to(got), Some((1, RefKind::Path)));
+        // Without the path the nearest one wins.
+        assert_eq!(edge_to(d("rules/py/x.md", "coding-style.md", 0, None, &b)), Some((2, RefKind::File)));
+    }
+
+    #[test]
+    fn paths_to_other_files_or_other_folders_are_not_references() {
+        let b = ["agents/architect.md"];
+        let v = "~/.claude/.ccg/prompts/codex/architect.md";
+        assert_eq!(d("x.md", "architect.md", 0, Some(v), &b), Decision::Weak);
+        let v = "~/.claude/agents/architect.md";
+        assert!(edge_to(d("x.md", "architect.md", 0, Some(v), &b)).is_some());
+        let v = "$TARGET/rules/common/coding-style.md";
+        let r = ["rules/common/coding-style.md"];
+        assert!(edge_to(d("x.md", "coding-style.md", 0, Some(v), &r)).is_some());
+        // A path to an existing file that is not the bearer (out of scope, say).
+        let s = ["skills/x/SKILL.md"];
+        let got = d_with("a.md", "x/SKILL.md", 0, Some(".agents/skills/x/SKILL.md"), &s, &[".agents/skills/x/SKILL.md"]);
+        assert_eq!(got, Decision::Weak);
+        assert!(edge_to(d("a.md", "x/SKILL.md", 0, Some("skills/x/SKILL.md"), &s)).is_some());
+    }
+
+    #[test]
+    fn imports_resolve_as_modules() {
+        let b = ["plugins/p/src/plugin_eval/models.py"];
+        let got = d(
+            "plugins/p/src/plugin_eval/layers/judge.py",
+            "models",
+            cue::IMPORT | cue::CODE_FILE,
+            Some("plugin_eval/models"),
+            &b,
+        );
+        assert_eq!(edge_to(got), Some((1, RefKind::Import)));
+        let j = ["json/decoder.py", "other/decoder.py"];
+        let got = d("json/__init__.py", "decoder", cue::IMPORT | cue::CODE_FILE, Some("./decoder"), &j);
+        assert_eq!(edge_to(got), Some((1, RefKind::Import)));
+        let e = ["email/__init__.py"];
+        let got = d("x.py", "email", cue::IMPORT | cue::CODE_FILE, Some("email"), &e);
+        assert_eq!(edge_to(got), Some((1, RefKind::Import)));
+        // A bare word in code is no reference.
+        let c = ["copy.py"];
+        assert_eq!(d("x.py", "copy", cue::CODE_FILE, None, &c), Decision::Weak);
+    }
+
+    #[test]
+    fn self_mentions_and_ties() {
+        let b = ["a/x.md", "b/x.md"];
+        assert_eq!(d("a/x.md", "x.md", 0, None, &b), Decision::Tie);
+        assert_eq!(d("c/y.md", "x.md", 0, None, &b), Decision::Tie);
+    }
+}

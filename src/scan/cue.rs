@@ -1,0 +1,457 @@
+//! Cues: what the bytes around an occurrence of a name say about how the name is used there.
+//!
+//! Owns the byte-level reading of one line around one occurrence (no I/O, no database, no
+//! knowledge of which files bear the name). Invariant: a cue is a pure function of the mentioning
+//! file's path and the line, so the same file always yields the same cues; resolution
+//! (`graph::refs`) decides from cues and bearers alone.
+//!
+//! A cue is a set of bit flags plus, when the name was written as part of something longer, that
+//! written form (`via`): a path (`../common/coding-style.md`, `~/.claude/agents/x.md`), a code
+//! module (`plugin_eval/models` for `from plugin_eval.models import`), or a namespace
+//! (`conductor:` for `/conductor:status`).
+
+/// Inside a Markdown code span (`` `name` ``).
+pub const CODE: u16 = 1;
+/// Between matching quotes (`"name"`, `'name'`).
+pub const QUOTED: u16 = 1 << 1;
+/// Written as a command invocation: `/name` (not the tail of a path).
+pub const SLASH: u16 = 1 << 2;
+/// Written with a namespace: `plugin:name`; `via` holds `plugin:`.
+pub const NAMESPACE: u16 = 1 << 3;
+/// The value of a key that names an agent, skill, command or hook (`subagent_type: name`).
+pub const KEY: u16 = 1 << 4;
+/// Next to one of the words agent, skill, command, hook (or their plurals).
+pub const ENTITY: u16 = 1 << 5;
+/// The first thing in a list item or a table cell: a row of a list of such names.
+pub const LIST: u16 = 1 << 6;
+/// A code import, require, include or source of the module; `via` holds the module path.
+pub const IMPORT: u16 = 1 << 7;
+/// Part of a URL: never a reference to a file of the tree.
+pub const URL: u16 = 1 << 8;
+/// The mentioning file is source code: a bare word there is an identifier of that code.
+pub const CODE_FILE: u16 = 1 << 9;
+
+/// Any cue that says the name is used as the name of a thing.
+pub const NAMED: u16 = CODE | QUOTED | SLASH | NAMESPACE | KEY | ENTITY | LIST;
+
+/// What a cue says about one occurrence.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cue {
+    pub bits: u16,
+    pub via: Option<String>,
+}
+
+/// Source languages whose imports are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    Python,
+    Script,
+    Shell,
+    C,
+    /// Other source code: bare words are identifiers, no imports are read.
+    Other,
+}
+
+/// The language of a file by its extension, `None` for prose, data and configuration.
+pub fn lang_of(path: &str) -> Option<Lang> {
+    let base = path.rsplit('/').next().unwrap_or(path);
+    let ext = match base.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => ext.to_ascii_lowercase(),
+        _ => return None,
+    };
+    Some(match ext.as_str() {
+        "py" | "pyi" => Lang::Python,
+        "js" | "mjs" | "cjs" | "jsx" | "ts" | "tsx" | "mts" | "cts" => Lang::Script,
+        "sh" | "bash" | "zsh" => Lang::Shell,
+        "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" => Lang::C,
+        "rs" | "go" | "java" | "kt" | "rb" | "php" | "cs" | "swift" | "lua" | "pl" | "scala" => {
+            Lang::Other
+        }
+        _ => return None,
+    })
+}
+
+const ENTITY_WORDS: &[&str] = &[
+    "agent",
+    "agents",
+    "subagent",
+    "subagents",
+    "skill",
+    "skills",
+    "command",
+    "commands",
+    "hook",
+    "hooks",
+];
+
+const KEY_WORDS: &[&str] = &[
+    "subagent_type",
+    "subagent",
+    "agent",
+    "agents",
+    "agent_type",
+    "agent_name",
+    "skill",
+    "skills",
+    "command",
+    "commands",
+    "hook",
+    "hooks",
+];
+
+#[inline]
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+#[inline]
+fn is_path_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/' | b'~' | b'$' | b'{' | b'}' | b'@' | b'+')
+}
+
+/// The cue of the occurrence `hay[s..e]` of a name, in a file whose language is `lang`.
+pub fn cue_at(hay: &[u8], s: usize, e: usize, lang: Option<Lang>) -> Cue {
+    let ls = memchr::memrchr(b'\n', &hay[..s]).map_or(0, |i| i + 1);
+    let le = memchr::memchr(b'\n', &hay[e..]).map_or(hay.len(), |i| e + i);
+    let line = &hay[ls..le];
+    let (s, e) = (s - ls, e - ls);
+    let mut cue = Cue::default();
+    if lang.is_some() {
+        cue.bits |= CODE_FILE;
+    }
+    // The written token around the name: path bytes to the left, and whether a URL holds it.
+    let mut ts = s;
+    while ts > 0 && is_path_byte(line[ts - 1]) {
+        ts -= 1;
+    }
+    if is_url(line, ts, s) {
+        cue.bits |= URL;
+        return cue;
+    }
+    let token = &line[ts..e];
+    // Where the name's own decoration starts: `/name`, `p:name`, `/p:name`.
+    let mut a = s;
+    if s >= 1 && line[s - 1] == b':' && s >= 2 && is_word_byte(line[s - 2]) {
+        let mut ps = s - 1;
+        while ps > 0 && is_word_byte(line[ps - 1]) {
+            ps -= 1;
+        }
+        cue.bits |= NAMESPACE;
+        cue.via = Some(format!("{}:", String::from_utf8_lossy(&line[ps..s - 1])));
+        a = ps;
+        if a >= 1 && line[a - 1] == b'/' && (a == 1 || !is_path_byte(line[a - 2])) {
+            cue.bits |= SLASH;
+            a -= 1;
+        }
+    } else if token.len() > e - s && token.contains(&b'/') {
+        let lead_slash_only =
+            token[0] == b'/' && token.len() == e - s + 1 && !token[1..].contains(&b'/');
+        if lead_slash_only && !token[1..].contains(&b'.') {
+            cue.bits |= SLASH;
+            a = ts;
+        } else if !lead_slash_only {
+            let t = token.strip_prefix(b"@").unwrap_or(token);
+            cue.via = Some(String::from_utf8_lossy(t).into_owned());
+            a = ts;
+        }
+    } else if token.len() == e - s && token.contains(&b'/') {
+        // The name itself is a path (`skills/x/SKILL.md`).
+        cue.via = Some(String::from_utf8_lossy(token).into_owned());
+    }
+    if in_code_span(line, a, e) {
+        cue.bits |= CODE;
+    }
+    if a >= 1 && e < line.len() && matches!(line[a - 1], b'"' | b'\'') && line[e] == line[a - 1] {
+        cue.bits |= QUOTED;
+    }
+    let before = trim_decor_end(&line[..a]);
+    if let Some(k) = before.strip_suffix(b":").or_else(|| before.strip_suffix(b"=")) {
+        let k = trim_decor_end(k);
+        let w = last_word(k);
+        if KEY_WORDS.iter().any(|kw| w.eq_ignore_ascii_case(kw.as_bytes())) {
+            cue.bits |= KEY;
+        }
+    }
+    let prev = last_word(before);
+    let next = first_word(trim_decor_start(&line[e..]));
+    if is_entity_word(prev) || is_entity_word(next) {
+        cue.bits |= ENTITY;
+    }
+    if starts_item(line, a) {
+        cue.bits |= LIST;
+    }
+    if let Some(lang) = lang {
+        if let Some(via) = import_via(lang, line, s, e, ts) {
+            cue.bits |= IMPORT;
+            cue.via = Some(via);
+        }
+    }
+    cue
+}
+
+fn is_url(line: &[u8], ts: usize, s: usize) -> bool {
+    // `scheme://` right before the token, or `www.` starting it.
+    let t = &line[ts..s];
+    if t.starts_with(b"www.") || t.starts_with(b"//") {
+        return true;
+    }
+    ts >= 1 && line[ts - 1] == b':' && line[ts..].starts_with(b"//")
+}
+
+fn in_code_span(line: &[u8], a: usize, e: usize) -> bool {
+    let ticks = memchr::memchr_iter(b'`', &line[..a]).count();
+    ticks % 2 == 1 && memchr::memchr(b'`', &line[e..]).is_some()
+}
+
+fn trim_decor_end(b: &[u8]) -> &[u8] {
+    let mut end = b.len();
+    while end > 0 && matches!(b[end - 1], b' ' | b'\t' | b'*' | b'`' | b'"' | b'\'' | b'(' | b'[') {
+        end -= 1;
+    }
+    &b[..end]
+}
+
+fn trim_decor_start(b: &[u8]) -> &[u8] {
+    let mut st = 0;
+    while st < b.len() && matches!(b[st], b' ' | b'\t' | b'*' | b'`' | b'"' | b'\'' | b')' | b']') {
+        st += 1;
+    }
+    &b[st..]
+}
+
+fn last_word(b: &[u8]) -> &[u8] {
+    let mut st = b.len();
+    while st > 0 && is_word_byte(b[st - 1]) {
+        st -= 1;
+    }
+    &b[st..]
+}
+
+fn first_word(b: &[u8]) -> &[u8] {
+    let mut end = 0;
+    while end < b.len() && is_word_byte(b[end]) {
+        end += 1;
+    }
+    &b[..end]
+}
+
+fn is_entity_word(w: &[u8]) -> bool {
+    !w.is_empty() && ENTITY_WORDS.iter().any(|k| w.eq_ignore_ascii_case(k.as_bytes()))
+}
+
+/// Whether the name starting at `a` is the first thing of a list item or of a table cell.
+fn starts_item(line: &[u8], a: usize) -> bool {
+    let head = &line[..a];
+    let lead = head.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+    let rest = &head[lead..];
+    let item = if let Some(r) = rest
+        .strip_prefix(b"- ")
+        .or_else(|| rest.strip_prefix(b"* "))
+        .or_else(|| rest.strip_prefix(b"+ "))
+    {
+        r
+    } else if rest.first() == Some(&b'|') {
+        // A table cell: what follows the last `|` before the name.
+        let last = head.iter().rposition(|b| *b == b'|').unwrap_or(0);
+        &head[last + 1..]
+    } else {
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        match rest[digits..].strip_prefix(b". ") {
+            Some(r) if digits > 0 => r,
+            _ => return false,
+        }
+    };
+    item.iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'*' | b'`' | b'[' | b'"' | b'\'' | b'_'))
+}
+
+/// The module a code line imports, when the occurrence `line[s..e]` is part of its name.
+fn import_via(lang: Lang, line: &[u8], s: usize, e: usize, ts: usize) -> Option<String> {
+    let lead = line.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+    let body = &line[lead..];
+    match lang {
+        Lang::Python => python_import(line, lead, s, e),
+        Lang::Script => {
+            let quoted = s > ts && ts >= 1 && matches!(line[ts - 1], b'"' | b'\'' | b'`');
+            let kw = contains(line, b"require(") || contains(line, b"import") || contains(line, b" from ");
+            let spec = &line[ts..e];
+            (quoted && kw && spec.starts_with(b".")).then(|| String::from_utf8_lossy(spec).into_owned())
+        }
+        Lang::Shell => {
+            let src = body.starts_with(b"source ") || body.starts_with(b". ");
+            (src && ts >= lead).then(|| shell_path(line, ts, e))
+        }
+        Lang::C => {
+            let inc = body.starts_with(b"#include") || body.starts_with(b"# include");
+            (inc && ts >= 1 && matches!(line[ts - 1], b'"' | b'<'))
+                .then(|| String::from_utf8_lossy(&line[ts..e]).into_owned())
+        }
+        Lang::Other => None,
+    }
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(hay, needle).is_some()
+}
+
+/// `$(dirname "$0")/x.sh`, `${DIR}/x.sh`, `"$SCRIPT_DIR/x.sh"`: the script's own folder.
+fn shell_path(line: &[u8], ts: usize, e: usize) -> String {
+    let t = String::from_utf8_lossy(&line[ts..e]).into_owned();
+    let after_subst = ts >= 1 && matches!(line[ts - 1], b')' | b'}' | b'"');
+    match t.find('/') {
+        Some(i) if t.starts_with('$') => format!("./{}", &t[i + 1..]),
+        Some(0) if after_subst => format!(".{t}"),
+        _ => t,
+    }
+}
+
+/// `import a.b.c`, `from a.b import c`, `from . import x`, `from ..p import y`: the module path
+/// (`/`-separated, `./` and `../` for relative imports) the occurrence `s..e` belongs to.
+fn python_import(line: &[u8], lead: usize, s: usize, e: usize) -> Option<String> {
+    let body = &line[lead..];
+    let is_mod = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
+    let (from, rest_at) = if let Some(r) = body.strip_prefix(b"from ") {
+        (true, lead + body.len() - r.len())
+    } else if let Some(r) = body.strip_prefix(b"import ") {
+        (false, lead + body.len() - r.len())
+    } else {
+        return None;
+    };
+    // The dotted token holding the occurrence.
+    let mut ds = s;
+    while ds > 0 && is_mod(line[ds - 1]) {
+        ds -= 1;
+    }
+    let mut de = e;
+    while de < line.len() && is_mod(line[de]) {
+        de += 1;
+    }
+    if ds < rest_at {
+        return None;
+    }
+    // Only the module part up to the occurrence: `a.b` in `a.b.c` names `a/b`.
+    let dotted = std::str::from_utf8(&line[ds..e]).ok()?;
+    if from {
+        let rest = &line[rest_at..];
+        let mod_end = rest.iter().position(|b| !is_mod(*b)).unwrap_or(rest.len()) + rest_at;
+        if ds < mod_end {
+            return Some(module_path(dotted));
+        }
+        // After `import`: a name from the module, which may itself be a submodule.
+        let module = std::str::from_utf8(&line[rest_at..mod_end]).ok()?;
+        let after = &line[mod_end..];
+        if de > line.len() || !after.windows(8).any(|w| w == b" import ") {
+            return None;
+        }
+        let base = module_path(module);
+        let sep = if base.ends_with('/') { "" } else { "/" };
+        return Some(format!("{base}{sep}{dotted}"));
+    }
+    Some(module_path(dotted))
+}
+
+/// `..a.b` -> `../a/b`, `.a` -> `./a`, `a.b` -> `a/b`, `.` -> `./`.
+fn module_path(dotted: &str) -> String {
+    let dots = dotted.bytes().take_while(|b| *b == b'.').count();
+    let rest = dotted[dots..].replace('.', "/");
+    match dots {
+        0 => rest,
+        1 => format!("./{rest}"),
+        n => format!("{}{rest}", "../".repeat(n - 1)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cue(line: &str, name: &str, path: &str) -> Cue {
+        let s = line.find(name).expect("name in line");
+        cue_at(line.as_bytes(), s, s + name.len(), lang_of(path))
+    }
+
+    fn has(c: &Cue, bit: u16) -> bool {
+        c.bits & bit != 0
+    }
+
+    #[test]
+    fn code_span_quote_slash_namespace() {
+        assert!(has(&cue("invoke the `scan` skill", "scan", "a.md"), CODE));
+        assert!(has(&cue("invoke the `scan` skill", "scan", "a.md"), ENTITY));
+        assert!(has(&cue("run \"review\" now", "review", "a.md"), QUOTED));
+        let c = cue("Run /plan next", "plan", "a.md");
+        assert!(has(&c, SLASH) && c.via.is_none(), "{c:?}");
+        let c = cue("- Run /conductor:status {id}", "status", "a.md");
+        assert!(has(&c, SLASH) && has(&c, NAMESPACE), "{c:?}");
+        assert_eq!(c.via.as_deref(), Some("conductor:"));
+        let c = cue("make a plan for it", "plan", "a.md");
+        assert_eq!(c.bits & NAMED, 0, "{c:?}");
+    }
+
+    #[test]
+    fn paths_are_written_forms() {
+        let c = cue("see [x](../common/coding-style.md)", "coding-style.md", "a/b.md");
+        assert_eq!(c.via.as_deref(), Some("../common/coding-style.md"));
+        let c = cue("@docs/guide.md", "guide.md", "a.md");
+        assert_eq!(c.via.as_deref(), Some("docs/guide.md"));
+        let c = cue("cat ~/.claude/agents/x.md", "x.md", "a.md");
+        assert_eq!(c.via.as_deref(), Some("~/.claude/agents/x.md"));
+        let c = cue("see https://example.com/docs/x.md", "x.md", "a.md");
+        assert!(has(&c, URL), "{c:?}");
+        let c = cue("plain x.md here", "x.md", "a.md");
+        assert!(c.via.is_none());
+    }
+
+    #[test]
+    fn keys_lists_and_tables() {
+        assert!(has(&cue("  subagent_type: \"data-eng\"", "data-eng", "a.md"), KEY));
+        assert!(has(&cue("agent: analyst", "analyst", "a.md"), KEY));
+        assert!(!has(&cue("status: analyst", "analyst", "a.md"), KEY));
+        assert!(has(&cue("- **startup-x** - what", "startup-x", "a.md"), LIST));
+        assert!(has(&cue("| `/eval` | Score |", "eval", "a.md"), LIST));
+        assert!(!has(&cue("- use the status field", "status", "a.md"), LIST));
+        assert!(has(&cue("1. review", "review", "a.md"), LIST));
+    }
+
+    #[test]
+    fn python_imports() {
+        let c = cue("from plugin_eval.models import X", "models", "p/judge.py");
+        assert!(has(&c, IMPORT));
+        assert_eq!(c.via.as_deref(), Some("plugin_eval/models"));
+        let c = cue("from .decoder import JSONDecoder", "decoder", "json/__init__.py");
+        assert_eq!(c.via.as_deref(), Some("./decoder"));
+        let c = cue("from email import utils", "utils", "x.py");
+        assert_eq!(c.via.as_deref(), Some("email/utils"));
+        let c = cue("import types", "types", "x.py");
+        assert_eq!(c.via.as_deref(), Some("types"));
+        let c = cue("    x = types.thing", "types", "x.py");
+        assert!(!has(&c, IMPORT) && has(&c, CODE_FILE));
+        let c = cue("from .. import util", "util", "a/b/c.py");
+        assert_eq!(c.via.as_deref(), Some("../util"));
+    }
+
+    #[test]
+    fn script_shell_and_c_includes() {
+        let c = cue("const x = require('./lib/util')", "util", "a.js");
+        assert!(has(&c, IMPORT));
+        assert_eq!(c.via.as_deref(), Some("./lib/util"));
+        let c = cue("import React from 'react'", "react", "a.ts");
+        assert!(!has(&c, IMPORT));
+        let c = cue("source \"$(dirname \"$0\")/lib.sh\"", "lib.sh", "a.sh");
+        assert!(has(&c, IMPORT), "{c:?}");
+        let c = cue("#include <sys/types.h>", "types.h", "a.c");
+        assert!(has(&c, IMPORT));
+        assert_eq!(c.via.as_deref(), Some("sys/types.h"));
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic() {
+        let hay = b"\xff\xfe`x`/:\n:x \"x\" |x| - x";
+        for s in 0..hay.len() {
+            for e in s + 1..=hay.len() {
+                let _ = cue_at(hay, s, e, Some(Lang::Python));
+                let _ = cue_at(hay, s, e, None);
+            }
+        }
+    }
+}
