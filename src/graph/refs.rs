@@ -143,6 +143,14 @@ pub struct Mention<'a> {
     pub via: Option<&'a str>,
 }
 
+/// What a root-relative path is on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnDisk {
+    File,
+    Dir,
+    Missing,
+}
+
 /// Where the tree's root lies for `~/` paths: set when the root is the home directory.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Tree {
@@ -155,7 +163,7 @@ pub fn decide<'b>(
     m: &Mention<'_>,
     bearers: &[(i64, &'b str)],
     tree: Tree,
-    exists: &dyn Fn(&str) -> bool,
+    exists: &dyn Fn(&str) -> OnDisk,
 ) -> Decision {
     decide_with(m, bearers, tree, exists, None)
 }
@@ -166,10 +174,10 @@ pub fn decide_with<'b>(
     m: &Mention<'_>,
     bearers: &[(i64, &'b str)],
     tree: Tree,
-    exists: &dyn Fn(&str) -> bool,
+    exists: &dyn Fn(&str) -> OnDisk,
     nearest: Option<&Nearest>,
 ) -> Decision {
-    if m.cue & cue::URL != 0 || bearers.is_empty() {
+    if m.cue & (cue::URL | cue::MIDPATH) != 0 || bearers.is_empty() {
         return Decision::Weak;
     }
     let path_like = m.via.filter(|v| v.contains('/') || m.cue & cue::IMPORT != 0);
@@ -254,9 +262,14 @@ fn bare_kind(m: &Mention<'_>, path: &str) -> Option<RefKind> {
     }
     let distinctive = is_distinctive(m.name);
     let named = cue & cue::NAMED != 0;
+    // Inside a skill's own folder its name means the skill.
+    let own_folder = path
+        .rsplit_once('/')
+        .is_some_and(|(dir, _)| m.src.starts_with(dir) && m.src.as_bytes().get(dir.len()) == Some(&b'/'));
     let ok = match entity_of(path, m.name) {
         Entity::Agent => distinctive || is_role_noun(m.name) || named,
-        Entity::Command | Entity::Skill => distinctive || named,
+        Entity::Skill => distinctive || named || own_folder,
+        Entity::Command => distinctive || named,
         Entity::Other => distinctive,
     };
     ok.then_some(RefKind::Name)
@@ -324,12 +337,16 @@ fn last_matches(written: &str, comps: &[&str]) -> usize {
 
 /// Whether written components `w` (outside: must cover the whole bearer path) agree with the
 /// bearer path's components.
-fn agrees(w: &[&str], bearer: &str, outside: bool) -> bool {
+fn agrees(w: &[&str], bearer: &str, outside: bool, name: &str) -> bool {
     let Some((last, wdirs)) = w.split_last() else {
         return false;
     };
     let b: Vec<&str> = bearer.split('/').collect();
-    let covered = last_matches(last, &b);
+    let mut covered = last_matches(last, &b);
+    // A file known by its folder (`skills/x` for `skills/x/SKILL.md`).
+    if covered == 0 && *last == name && b.len() >= 2 && b[b.len() - 2] == name {
+        covered = 2;
+    }
     if covered == 0 {
         return false;
     }
@@ -342,7 +359,9 @@ fn agrees(w: &[&str], bearer: &str, outside: bool) -> bool {
         .take_while(|(x, y)| x == y)
         .count();
     if outside {
-        return common == bdirs.len();
+        // A path outside the tree names a file of it only by its whole path, and a file in the
+        // root by its name alone is too little (`~/.claude/CLAUDE.md` is the user's own).
+        return common == bdirs.len() && b.len() >= 2;
     }
     common == wdirs.len().min(bdirs.len())
 }
@@ -353,7 +372,7 @@ fn decide_path(
     kind: RefKind,
     bearers: &[(i64, &str)],
     tree: Tree,
-    exists: &dyn Fn(&str) -> bool,
+    exists: &dyn Fn(&str) -> OnDisk,
 ) -> Decision {
     let import = kind == RefKind::Import;
     let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
@@ -387,7 +406,7 @@ fn decide_path(
             }
             return Decision::Edge(*id, Resolution::Unique, kind);
         }
-        if !bearer_set.contains(p.as_str()) && exists(p) {
+        if !bearer_set.contains(p.as_str()) && exists(p) == OnDisk::File {
             // The path leads to another existing file: a reference to that one, not a bearer.
             return Decision::Weak;
         }
@@ -395,11 +414,32 @@ fn decide_path(
     if comps.is_empty() {
         return Decision::Weak;
     }
-    let qualified: Vec<(i64, &str, RefKind)> = bearers
+    let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
-        .filter(|(_, b)| agrees(&comps, b, outside))
+        .filter(|(_, b)| agrees(&comps, b, outside, m.name))
         .map(|(id, b)| (*id, *b, kind))
         .collect();
+    // A path into this tree that leads nowhere (a file moved since it was written: the first
+    // folder exists here) still names the file its last component names.
+    if qualified.is_empty() && !outside && !import && comps.len() >= 2 {
+        let first = comps[0];
+        let joined = if src_dir.is_empty() {
+            first.to_string()
+        } else {
+            format!("{src_dir}/{first}")
+        };
+        if exists(first) == OnDisk::Dir || exists(&joined) == OnDisk::Dir {
+            let last = comps[comps.len() - 1];
+            qualified = bearers
+                .iter()
+                .filter(|(_, b)| {
+                    let bc: Vec<&str> = b.split('/').collect();
+                    last_matches(last, &bc) > 0 || bc.len() >= 2 && bc[bc.len() - 2] == last
+                })
+                .map(|(id, b)| (*id, *b, kind))
+                .collect();
+        }
+    }
     if qualified.iter().any(|q| q.1 == m.src) {
         return Decision::Tie;
     }
@@ -443,7 +483,15 @@ mod tests {
             cue: cue_bits,
             via,
         };
-        let exists = |p: &str| bearers.contains(&p) || others.contains(&p);
+        let exists = |p: &str| {
+            if bearers.contains(&p) || others.contains(&p) {
+                OnDisk::File
+            } else if bearers.iter().chain(others).any(|b| b.starts_with(&format!("{p}/"))) {
+                OnDisk::Dir
+            } else {
+                OnDisk::Missing
+            }
+        };
         decide(&m, &b, Tree::default(), &exists)
     }
 
@@ -557,6 +605,26 @@ mod tests {
         // A bare word in code is no reference.
         let c = ["copy.py"];
         assert_eq!(d("x.py", "copy", cue::CODE_FILE, None, &c), Decision::Weak);
+    }
+
+    #[test]
+    fn stale_paths_into_the_tree_still_name_the_file() {
+        let s = ["skills/systematic-debugging/SKILL.md"];
+        let v = "skills/debugging/systematic-debugging";
+        assert!(edge_to(d("a.md", "systematic-debugging", 0, Some(v), &s)).is_some());
+        // Not when the path is of another project's layout.
+        let v = "myapp/debugging/systematic-debugging";
+        assert_eq!(d("a.md", "systematic-debugging", 0, Some(v), &s), Decision::Weak);
+        // A root file is not named by a path outside the tree.
+        let c = ["CLAUDE.md"];
+        assert_eq!(d("a/b.md", "CLAUDE.md", 0, Some("~/.claude/CLAUDE.md"), &c), Decision::Weak);
+    }
+
+    #[test]
+    fn a_skill_is_named_bare_inside_its_own_folder() {
+        let s = ["skills/brainstorming/SKILL.md"];
+        assert!(edge_to(d("skills/brainstorming/companion.md", "brainstorming", 0, None, &s)).is_some());
+        assert_eq!(d("skills/other/SKILL.md", "brainstorming", 0, None, &s), Decision::Weak);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use super::plan::{Plan, SkipUpdate};
 use super::read::{found_by, read_file, Found, Outcome, Work, WorkKind};
 use super::IndexReport;
 use crate::ctx::Ctx;
-use crate::graph::refs::{decide_with, Decision, Mention as RefMention, Tree};
+use crate::graph::refs::{decide_with, Decision, Mention as RefMention, OnDisk, Tree};
 use crate::graph::resolve::Nearest;
 use crate::scan::matcher::{candidates, for_each_candidate, Engine, FnvMap, Matcher};
 use crate::scan::names::names_of;
@@ -214,10 +214,15 @@ fn set_decision(m: &mut Found, d: Decision) {
 
 /// Whether `root/p` is a regular file inside the root (a written path may lead to a file the
 /// index does not hold: out of scope, ignored).
-fn file_exists(root: &std::path::Path, p: &str) -> bool {
-    !p.is_empty()
-        && !p.split('/').any(|c| c == "..")
-        && std::fs::symlink_metadata(root.join(p)).is_ok_and(|m| m.is_file())
+pub(crate) fn file_exists(root: &std::path::Path, p: &str) -> OnDisk {
+    if p.is_empty() || p.split('/').any(|c| c == "..") {
+        return OnDisk::Missing;
+    }
+    match std::fs::symlink_metadata(root.join(p)) {
+        Ok(m) if m.is_file() => OnDisk::File,
+        Ok(m) if m.is_dir() => OnDisk::Dir,
+        _ => OnDisk::Missing,
+    }
 }
 
 /// `~/` means the root when the root is the user's home directory.

@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::ctx::Ctx;
 use crate::store::{meta_get, meta_set};
 
-pub(crate) use apply::tree_of;
+pub(crate) use apply::{file_exists, tree_of};
 pub use status::{status, Recommendation, Status};
 
 /// `meta` keys written by the index.

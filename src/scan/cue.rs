@@ -31,6 +31,10 @@ pub const URL: u16 = 1 << 8;
 /// The mentioning file is source code: a bare word there is an identifier of that code.
 pub const CODE_FILE: u16 = 1 << 9;
 
+/// A folder inside a longer written path (`./hooks/run-hook.cmd` for `hooks`): the path names
+/// another file.
+pub const MIDPATH: u16 = 1 << 10;
+
 /// Any cue that says the name is used as the name of a thing.
 pub const NAMED: u16 = CODE | QUOTED | SLASH | NAMESPACE | KEY | ENTITY | LIST;
 
@@ -161,8 +165,17 @@ pub fn cue_at(hay: &[u8], s: usize, e: usize, lang: Option<Lang>) -> Cue {
     if in_code_span(line, a, e) {
         cue.bits |= CODE;
     }
-    if a >= 1 && e < line.len() && matches!(line[a - 1], b'"' | b'\'') && line[e] == line[a - 1] {
+    // Quotes, but not a key (`"scan": "pending"`).
+    if a >= 1
+        && e < line.len()
+        && matches!(line[a - 1], b'"' | b'\'')
+        && line[e] == line[a - 1]
+        && line.get(e + 1) != Some(&b':')
+    {
         cue.bits |= QUOTED;
+    }
+    if line.get(e) == Some(&b'/') && line.get(e + 1).is_some_and(|b| is_path_byte(*b)) {
+        cue.bits |= MIDPATH;
     }
     let before = trim_decor_end(&line[..a]);
     if let Some(k) = before.strip_suffix(b":").or_else(|| before.strip_suffix(b"=")) {

@@ -99,10 +99,7 @@ pub fn live_dependents(
                     cue: c.bits,
                     via: c.via.as_deref(),
                 };
-                let exists = |p: &str| {
-                    !p.split('/').any(|c| c == "..")
-                        && std::fs::symlink_metadata(ws.abs(p)).is_ok_and(|m| m.is_file())
-                };
+                let exists = |p: &str| crate::index::file_exists(&ws.root, p);
                 if let Decision::Edge(dst, res, _) = decide(&rm, &cands, tree, &exists) {
                     let dst = &walked.entries[dst as usize].path;
                     if wanted.contains(dst.as_str()) {
