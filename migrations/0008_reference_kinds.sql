@@ -14,4 +14,4 @@ ALTER TABLE mentions ADD COLUMN weak INTEGER NOT NULL DEFAULT 0 CHECK (weak IN (
 ALTER TABLE edges ADD COLUMN cue INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE edges ADD COLUMN via TEXT;
 ALTER TABLE edges ADD COLUMN kind TEXT NOT NULL DEFAULT 'name'
-    CHECK (kind IN ('path', 'file', 'name', 'import'));
+    CHECK (kind IN ('path', 'file', 'name', 'import', 'use'));

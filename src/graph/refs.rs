@@ -34,6 +34,7 @@ pub enum RefKind {
     File,
     Name,
     Import,
+    Use,
 }
 
 impl RefKind {
@@ -43,6 +44,7 @@ impl RefKind {
             RefKind::File => "file",
             RefKind::Name => "name",
             RefKind::Import => "import",
+            RefKind::Use => "use",
         }
     }
 }
@@ -157,6 +159,19 @@ pub struct Tree {
     pub root_is_home: bool,
 }
 
+/// Whether a mention is weak whatever files bear its name: a URL, a folder inside a longer path,
+/// or a bare word in source code (an identifier of that code). Such mentions need not be kept to
+/// be re-resolved when bearers change.
+pub fn never_an_edge(name: &str, cue: u16, via: Option<&str>) -> bool {
+    if cue & (cue::URL | cue::MIDPATH) != 0 {
+        return true;
+    }
+    cue & cue::CODE_FILE != 0
+        && cue & cue::IMPORT == 0
+        && via.is_none()
+        && !name.contains(['.', '/'])
+}
+
 /// Decides one mention against `bearers` (`(id, path)`, every file bearing the name).
 /// `exists(p)`: whether the root-relative path `p` is a file of the tree (indexed or not).
 pub fn decide<'b>(
@@ -182,7 +197,9 @@ pub fn decide_with<'b>(
     }
     let path_like = m.via.filter(|v| v.contains('/') || m.cue & cue::IMPORT != 0);
     if let Some(via) = path_like {
-        let kind = if m.cue & cue::IMPORT != 0 {
+        let kind = if m.cue & cue::QUALIFIED != 0 {
+            RefKind::Use
+        } else if m.cue & cue::IMPORT != 0 {
             RefKind::Import
         } else {
             RefKind::Path
@@ -236,9 +253,8 @@ fn pick(src: &str, qualified: &[(i64, &str, RefKind)]) -> Decision {
 /// Whether a bare occurrence (no path written around it) refers to the bearer at `path`.
 fn bare_kind(m: &Mention<'_>, path: &str) -> Option<RefKind> {
     let base = path.rsplit('/').next().unwrap_or(path);
-    if m.name == base {
-        // A file name with its extension: strong wherever it is written, but in code only as
-        // a string or an import (an identifier `x.copy` is no file name).
+    if m.name == base && base.contains('.') {
+        // A file name with its extension: strong wherever it is written.
         return Some(RefKind::File);
     }
     let cue = m.cue;
@@ -358,6 +374,11 @@ fn agrees(w: &[&str], bearer: &str, outside: bool, name: &str) -> bool {
         .zip(bdirs.iter().rev())
         .take_while(|(x, y)| x == y)
         .count();
+    // Written folders beyond the bearer's own: the bearer must have a folder of its own that
+    // agrees (`text/html` is no path to a root `html/__init__.py`).
+    if wdirs.len() > bdirs.len() && bdirs.is_empty() {
+        return false;
+    }
     if outside {
         // A path outside the tree names a file of it only by its whole path, and a file in the
         // root by its name alone is too little (`~/.claude/CLAUDE.md` is the user's own).
@@ -374,7 +395,7 @@ fn decide_path(
     tree: Tree,
     exists: &dyn Fn(&str) -> OnDisk,
 ) -> Decision {
-    let import = kind == RefKind::Import;
+    let import = matches!(kind, RefKind::Import | RefKind::Use);
     let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
     let relative = via.starts_with("./") || via.starts_with("../") || via == "." || via == "..";
     let (comps, outside) = written_components(via, tree.root_is_home);
@@ -421,7 +442,10 @@ fn decide_path(
         .collect();
     // A path into this tree that leads nowhere (a file moved since it was written: the first
     // folder exists here) still names the file its last component names.
-    if qualified.is_empty() && !outside && !import && comps.len() >= 2 {
+    let last_distinctive = comps
+        .last()
+        .is_some_and(|l| is_distinctive(l.rsplit_once('.').map_or(l, |(s, _)| s)));
+    if qualified.is_empty() && !outside && !import && comps.len() >= 2 && last_distinctive {
         let first = comps[0];
         let joined = if src_dir.is_empty() {
             first.to_string()

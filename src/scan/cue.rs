@@ -35,6 +35,9 @@ pub const CODE_FILE: u16 = 1 << 9;
 /// another file.
 pub const MIDPATH: u16 = 1 << 10;
 
+/// A qualified use (`copy.deepcopy`) of the name an import bound in the file (with `IMPORT`).
+pub const QUALIFIED: u16 = 1 << 11;
+
 /// Any cue that says the name is used as the name of a thing.
 pub const NAMED: u16 = CODE | QUOTED | SLASH | NAMESPACE | KEY | ENTITY | LIST;
 
@@ -56,22 +59,46 @@ pub enum Lang {
     Other,
 }
 
-/// The language of a file by its extension, `None` for prose, data and configuration.
-pub fn lang_of(path: &str) -> Option<Lang> {
+/// The language of a file by its extension, `None` for prose, data and configuration. A file
+/// without an extension is code when its first bytes say so (`#!`, `//`, `/*`), as scripts
+/// and C++ standard headers do.
+pub fn lang_of(path: &str, head: &[u8]) -> Option<Lang> {
     let base = path.rsplit('/').next().unwrap_or(path);
     let ext = match base.rsplit_once('.') {
         Some((stem, ext)) if !stem.is_empty() => ext.to_ascii_lowercase(),
-        _ => return None,
+        _ => {
+            let first = head.split(|b| *b == b'\n').next().unwrap_or(&[]);
+            return if first.starts_with(b"#!") {
+                if contains(first, b"python") {
+                    Some(Lang::Python)
+                } else if contains(first, b"node") {
+                    Some(Lang::Script)
+                } else if contains(first, b"sh") {
+                    Some(Lang::Shell)
+                } else {
+                    Some(Lang::Other)
+                }
+            } else if head.starts_with(b"//") || head.starts_with(b"/*") {
+                Some(Lang::C)
+            } else {
+                None
+            };
+        }
     };
     Some(match ext.as_str() {
         "py" | "pyi" => Lang::Python,
         "js" | "mjs" | "cjs" | "jsx" | "ts" | "tsx" | "mts" | "cts" => Lang::Script,
         "sh" | "bash" | "zsh" => Lang::Shell,
-        "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" => Lang::C,
-        "rs" | "go" | "java" | "kt" | "rb" | "php" | "cs" | "swift" | "lua" | "pl" | "scala" => {
-            Lang::Other
-        }
-        _ => return None,
+        "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "tcc" | "ipp" | "inl"
+        | "tpp" | "m" | "mm" => Lang::C,
+        // Prose, data and configuration: bare names of agents, skills and documents count here.
+        "md" | "mdx" | "markdown" | "txt" | "text" | "rst" | "adoc" | "org" | "yaml" | "yml"
+        | "json" | "jsonc" | "jsonl" | "toml" | "html" | "htm" | "xml" | "csv" | "tsv" | "ini"
+        | "cfg" | "conf" | "env" | "lock" | "log" | "tex" | "svg" | "j2" | "jinja" | "tmpl"
+        | "template" | "bak" | "orig" | "example" | "sample" => return None,
+        // Everything else with an extension is source of some language: a bare word there is
+        // an identifier of that code.
+        _ => Lang::Other,
     })
 }
 
@@ -295,7 +322,9 @@ fn import_via(lang: Lang, line: &[u8], s: usize, e: usize, ts: usize) -> Option<
             (src && ts >= lead).then(|| shell_path(line, ts, e))
         }
         Lang::C => {
-            let inc = body.starts_with(b"#include") || body.starts_with(b"# include");
+            let after_hash = body.strip_prefix(b"#").unwrap_or(b"");
+            let ws = after_hash.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+            let inc = after_hash[ws..].starts_with(b"include") || after_hash[ws..].starts_with(b"import");
             (inc && ts >= 1 && matches!(line[ts - 1], b'"' | b'<'))
                 .then(|| String::from_utf8_lossy(&line[ts..e]).into_owned())
         }
@@ -374,13 +403,124 @@ fn module_path(dotted: &str) -> String {
     }
 }
 
+/// A name a Python import binds in a file, and the module it stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding {
+    /// The name used in the code (`copy`, `np`).
+    pub bound: String,
+    /// The module path (`copy`, `numpy`, `os/path`, `./decoder`).
+    pub module: String,
+}
+
+/// The names that Python imports in `hay` bind to modules: `import a.b` binds `a` to `a`;
+/// `import a.b as x` binds `x` to `a/b`; `from p import m [as y]` binds `m` (`y`) to `p/m`,
+/// which is a module only when such a file exists (resolution decides).
+pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
+    let mut out: Vec<Binding> = Vec::new();
+    for line in hay.split(|b| *b == b'\n') {
+        let lead = line.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+        let body = match std::str::from_utf8(&line[lead..]) {
+            Ok(b) => b.trim_end(),
+            Err(_) => continue,
+        };
+        let body = body.split('#').next().unwrap_or("").trim_end();
+        if let Some(rest) = body.strip_prefix("import ") {
+            for part in rest.split(',') {
+                let mut words = part.split_whitespace();
+                let Some(module) = words.next() else { continue };
+                let alias = match (words.next(), words.next()) {
+                    (Some("as"), Some(a)) => Some(a),
+                    _ => None,
+                };
+                if !is_dotted(module) {
+                    continue;
+                }
+                match alias {
+                    Some(a) => push_binding(&mut out, a, module_path(module)),
+                    None => {
+                        let top = module.split('.').next().unwrap_or(module);
+                        push_binding(&mut out, top, module_path(top));
+                    }
+                }
+            }
+        } else if let Some(rest) = body.strip_prefix("from ") {
+            let Some((module, names)) = rest.split_once(" import ") else {
+                continue;
+            };
+            let module = module.trim();
+            if !is_dotted(module) {
+                continue;
+            }
+            let base = module_path(module);
+            let sep = if base.ends_with('/') { "" } else { "/" };
+            for part in names.trim_matches(|c| c == '(' || c == ')' || c == ' ').split(',') {
+                let mut words = part.split_whitespace();
+                let Some(name) = words.next() else { continue };
+                if name == "*" || !is_dotted(name) || name.contains('.') {
+                    continue;
+                }
+                let bound = match (words.next(), words.next()) {
+                    (Some("as"), Some(a)) => a,
+                    _ => name,
+                };
+                push_binding(&mut out, bound, format!("{base}{sep}{name}"));
+            }
+        }
+    }
+    out
+}
+
+fn push_binding(out: &mut Vec<Binding>, bound: &str, module: String) {
+    let ok = !bound.is_empty() && bound.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if ok && !out.iter().any(|b| b.bound == bound) {
+        out.push(Binding {
+            bound: bound.to_string(),
+            module,
+        });
+    }
+}
+
+fn is_dotted(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+}
+
+/// Every qualified use `bound.attr` of a binding in `hay`: `(start, end)` of `bound`, skipping
+/// attribute chains (`x.copy.y`), longer identifiers and the import lines themselves.
+pub fn qualified_uses(hay: &[u8], bound: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let needle = format!("{bound}.");
+    for at in memchr::memmem::find_iter(hay, needle.as_bytes()) {
+        let before = at.checked_sub(1).map(|i| hay[i]);
+        if before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.') {
+            continue;
+        }
+        let after = hay.get(at + needle.len());
+        if !after.is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_') {
+            continue;
+        }
+        let ls = memchr::memrchr(b'\n', &hay[..at]).map_or(0, |i| i + 1);
+        let head = &hay[ls..at];
+        let lead = head.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+        let body = &head[lead..];
+        if body.starts_with(b"import ") || body.starts_with(b"from ") {
+            continue;
+        }
+        // A comment line is prose, not code.
+        if body.starts_with(b"#") {
+            continue;
+        }
+        out.push((at, at + bound.len()));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn cue(line: &str, name: &str, path: &str) -> Cue {
         let s = line.find(name).expect("name in line");
-        cue_at(line.as_bytes(), s, s + name.len(), lang_of(path))
+        cue_at(line.as_bytes(), s, s + name.len(), lang_of(path, line.as_bytes()))
     }
 
     fn has(c: &Cue, bit: u16) -> bool {
@@ -455,6 +595,21 @@ mod tests {
         let c = cue("#include <sys/types.h>", "types.h", "a.c");
         assert!(has(&c, IMPORT));
         assert_eq!(c.via.as_deref(), Some("sys/types.h"));
+    }
+
+    #[test]
+    fn python_bindings_and_uses() {
+        let src = b"import copy\nimport numpy as np, os.path\nfrom email import utils as u\nfrom . import decoder\nx = copy.deepcopy(y)\nz = w.copy()\n# copy.x in a comment\nnp.array(u.quote(1))\n";
+        let b = python_bindings(src);
+        let pairs: Vec<(&str, &str)> = b.iter().map(|b| (b.bound.as_str(), b.module.as_str())).collect();
+        assert_eq!(
+            pairs,
+            vec![("copy", "copy"), ("np", "numpy"), ("os", "os"), ("u", "email/utils"), ("decoder", "./decoder")]
+        );
+        let uses = qualified_uses(src, "copy");
+        assert_eq!(uses.len(), 1, "x.copy() and the comment are no uses: {uses:?}");
+        assert_eq!(&src[uses[0].0..uses[0].1], b"copy");
+        assert_eq!(qualified_uses(src, "np").len(), 1);
     }
 
     #[test]

@@ -186,6 +186,11 @@ impl Matcher {
         &self.names[id as usize]
     }
 
+    /// The id of `name`, if the matcher knows it.
+    pub fn id_of(&self, name: &str) -> Option<u32> {
+        self.lookup.get(name.as_bytes()).copied()
+    }
+
     /// Every boundary-valid occurrence `(start, end, name)`, in no particular order. With
     /// `first_only`, stops at the first one.
     fn occurrences(&self, hay: &[u8], first_only: bool) -> Vec<(usize, usize, u32)> {

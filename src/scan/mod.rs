@@ -85,7 +85,7 @@ pub fn live_dependents(
                 return Vec::new();
             }
             let mut out = Vec::new();
-            let lang = cue::lang_of(&e.path);
+            let lang = cue::lang_of(&e.path, &bytes[..bytes.len().min(256)]);
             for m in matcher.mentions(&bytes) {
                 let name = matcher.name(m.name);
                 let Some(bs) = bearers.get(name) else {
