@@ -52,11 +52,18 @@ fn main() {
     // Common English words (SCOWL, size 35: see data/common-words.COPYRIGHT), sorted, for
     // `graph::refs::is_common_word`: a binary search over a static slice costs no start-up.
     println!("cargo:rerun-if-changed=data/common-words.txt");
-    let words = fs::read_to_string("data/common-words.txt").unwrap_or_default();
-    let mut words: Vec<&str> = words.lines().map(str::trim).filter(|w| !w.is_empty()).collect();
+    println!("cargo:rerun-if-changed=data/common-tech-words.txt");
+    let mut text = fs::read_to_string("data/common-words.txt").unwrap_or_default();
+    text.push('\n');
+    text.push_str(&fs::read_to_string("data/common-tech-words.txt").unwrap_or_default());
+    let mut words: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|w| !w.is_empty() && !w.starts_with('#'))
+        .collect();
     words.sort_unstable();
     words.dedup();
-    code.push_str("/// Common English words, lowercase, sorted (SCOWL size 35).\n");
+    code.push_str("/// Common English words and words of the trade, lowercase, sorted (SCOWL size 35 + ours).\n");
     code.push_str("pub const COMMON_WORDS: &[&str] = &[\n");
     for w in words {
         let _ = writeln!(code, "    {w:?},");

@@ -125,8 +125,8 @@ impl Default for Names {
             // `graph::refs` (it needs a cue, an import or a path), and `types`, `utils` or
             // `json` must stay names so that imports of such modules are edges.
             stoplist: s(&[
-                "README", "readme", "SKILL", "CLAUDE", "AGENTS", "LICENSE", "Makefile",
-                "__init__", "__main__",
+                "README", "readme", "SKILL", "CLAUDE", "AGENTS", "LICENSE", "Makefile", "__init__",
+                "__main__",
             ]),
             generic: s(&[
                 "SKILL.md",

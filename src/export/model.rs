@@ -302,7 +302,7 @@ mod tests {
         conn.execute_batch(
             "INSERT INTO files VALUES (1,'a.md',1,1,'h','2026-01-01T00:00:00Z','2026-01-01T00:00:00Z');
              INSERT INTO files VALUES (2,'b.md',1,1,'h','2026-01-01T00:00:00Z','2026-01-05T00:00:00Z');
-             INSERT INTO edges VALUES (1,2,'b',3,'see b','unique');
+             INSERT INTO edges(src_id, dst_id, name, line, text, resolution) VALUES (1,2,'b',3,'see b','unique');
              INSERT INTO events(session_id,tool_name,abs_path,path,ts) VALUES
                ('s1','Edit','/r/a.md','a.md','2026-01-01T00:00:00Z'),
                ('s2','Edit','/r/b.md','b.md','2026-01-02T00:00:00Z');

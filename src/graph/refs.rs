@@ -131,9 +131,11 @@ pub fn is_distinctive(name: &str) -> bool {
 /// An agentive noun (`analyst`, `reviewer`, `architect`): how an agent is spoken of.
 fn is_role_noun(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
-    ["er", "or", "ist", "ian", "ant", "ect", "eer", "ent"]
-        .iter()
-        .any(|s| n.len() > s.len() + 2 && n.ends_with(s))
+    [
+        "er", "or", "ist", "yst", "ian", "ant", "ect", "eer", "ent", "ee",
+    ]
+    .iter()
+    .any(|s| n.len() > s.len() + 2 && n.ends_with(s))
 }
 
 /// The mention being decided.
@@ -195,7 +197,9 @@ pub fn decide_with<'b>(
     if m.cue & (cue::URL | cue::MIDPATH) != 0 || bearers.is_empty() {
         return Decision::Weak;
     }
-    let path_like = m.via.filter(|v| v.contains('/') || m.cue & cue::IMPORT != 0);
+    let path_like = m
+        .via
+        .filter(|v| v.contains('/') || m.cue & cue::IMPORT != 0);
     if let Some(via) = path_like {
         let kind = if m.cue & cue::QUALIFIED != 0 {
             RefKind::Use
@@ -279,9 +283,9 @@ fn bare_kind(m: &Mention<'_>, path: &str) -> Option<RefKind> {
     let distinctive = is_distinctive(m.name);
     let named = cue & cue::NAMED != 0;
     // Inside a skill's own folder its name means the skill.
-    let own_folder = path
-        .rsplit_once('/')
-        .is_some_and(|(dir, _)| m.src.starts_with(dir) && m.src.as_bytes().get(dir.len()) == Some(&b'/'));
+    let own_folder = path.rsplit_once('/').is_some_and(|(dir, _)| {
+        m.src.starts_with(dir) && m.src.as_bytes().get(dir.len()) == Some(&b'/')
+    });
     let ok = match entity_of(path, m.name) {
         Entity::Agent => distinctive || is_role_noun(m.name) || named,
         Entity::Skill => distinctive || named || own_folder,
@@ -345,7 +349,10 @@ fn last_matches(written: &str, comps: &[&str]) -> usize {
         }
         return 1;
     }
-    if matches!(stem, "__init__" | "index" | "mod") && comps.len() >= 2 && comps[comps.len() - 2] == written {
+    if matches!(stem, "__init__" | "index" | "mod")
+        && comps.len() >= 2
+        && comps[comps.len() - 2] == written
+    {
         return 2;
     }
     0
@@ -510,7 +517,11 @@ mod tests {
         let exists = |p: &str| {
             if bearers.contains(&p) || others.contains(&p) {
                 OnDisk::File
-            } else if bearers.iter().chain(others).any(|b| b.starts_with(&format!("{p}/"))) {
+            } else if bearers
+                .iter()
+                .chain(others)
+                .any(|b| b.starts_with(&format!("{p}/")))
+            {
                 OnDisk::Dir
             } else {
                 OnDisk::Missing
@@ -540,12 +551,24 @@ mod tests {
         let src = "plugins/c/commands/manage.md";
         assert_eq!(d(src, "status", 0, None, &cmd), Decision::Weak);
         assert_eq!(
-            edge_to(d(src, "status", cue::SLASH | cue::NAMESPACE, Some("c:"), &cmd)),
+            edge_to(d(
+                src,
+                "status",
+                cue::SLASH | cue::NAMESPACE,
+                Some("c:"),
+                &cmd
+            )),
             Some((1, RefKind::Name))
         );
-        assert_eq!(edge_to(d(src, "status", cue::CODE, None, &cmd)), Some((1, RefKind::Name)));
+        assert_eq!(
+            edge_to(d(src, "status", cue::CODE, None, &cmd)),
+            Some((1, RefKind::Name))
+        );
         let tpl = ["a/templates/template.html"];
-        assert_eq!(d("a/x.md", "template", cue::CODE, None, &tpl), Decision::Weak);
+        assert_eq!(
+            d("a/x.md", "template", cue::CODE, None, &tpl),
+            Decision::Weak
+        );
         assert_eq!(
             edge_to(d("a/x.md", "template.html", 0, None, &tpl)),
             Some((1, RefKind::File))
@@ -564,7 +587,10 @@ mod tests {
     #[test]
     fn plugins_are_boundaries_for_bare_names() {
         let b = ["plugins/a/agents/data-engineer.md"];
-        assert_eq!(d("plugins/b/x.md", "data-engineer", 0, None, &b), Decision::Weak);
+        assert_eq!(
+            d("plugins/b/x.md", "data-engineer", 0, None, &b),
+            Decision::Weak
+        );
         assert!(edge_to(d("plugins/a/x.md", "data-engineer", 0, None, &b)).is_some());
         assert!(edge_to(d("plugins/b/x.md", "data-engineer", cue::KEY, None, &b)).is_some());
         assert!(edge_to(d(
@@ -589,7 +615,10 @@ mod tests {
         );
         assert_eq!(edge_to(got), Some((1, RefKind::Path)));
         // Without the path the nearest one wins.
-        assert_eq!(edge_to(d("rules/py/x.md", "coding-style.md", 0, None, &b)), Some((2, RefKind::File)));
+        assert_eq!(
+            edge_to(d("rules/py/x.md", "coding-style.md", 0, None, &b)),
+            Some((2, RefKind::File))
+        );
     }
 
     #[test]
@@ -604,7 +633,14 @@ mod tests {
         assert!(edge_to(d("x.md", "coding-style.md", 0, Some(v), &r)).is_some());
         // A path to an existing file that is not the bearer (out of scope, say).
         let s = ["skills/x/SKILL.md"];
-        let got = d_with("a.md", "x/SKILL.md", 0, Some(".agents/skills/x/SKILL.md"), &s, &[".agents/skills/x/SKILL.md"]);
+        let got = d_with(
+            "a.md",
+            "x/SKILL.md",
+            0,
+            Some(".agents/skills/x/SKILL.md"),
+            &s,
+            &[".agents/skills/x/SKILL.md"],
+        );
         assert_eq!(got, Decision::Weak);
         assert!(edge_to(d("a.md", "x/SKILL.md", 0, Some("skills/x/SKILL.md"), &s)).is_some());
     }
@@ -621,10 +657,22 @@ mod tests {
         );
         assert_eq!(edge_to(got), Some((1, RefKind::Import)));
         let j = ["json/decoder.py", "other/decoder.py"];
-        let got = d("json/__init__.py", "decoder", cue::IMPORT | cue::CODE_FILE, Some("./decoder"), &j);
+        let got = d(
+            "json/__init__.py",
+            "decoder",
+            cue::IMPORT | cue::CODE_FILE,
+            Some("./decoder"),
+            &j,
+        );
         assert_eq!(edge_to(got), Some((1, RefKind::Import)));
         let e = ["email/__init__.py"];
-        let got = d("x.py", "email", cue::IMPORT | cue::CODE_FILE, Some("email"), &e);
+        let got = d(
+            "x.py",
+            "email",
+            cue::IMPORT | cue::CODE_FILE,
+            Some("email"),
+            &e,
+        );
         assert_eq!(edge_to(got), Some((1, RefKind::Import)));
         // A bare word in code is no reference.
         let c = ["copy.py"];
@@ -638,17 +686,33 @@ mod tests {
         assert!(edge_to(d("a.md", "systematic-debugging", 0, Some(v), &s)).is_some());
         // Not when the path is of another project's layout.
         let v = "myapp/debugging/systematic-debugging";
-        assert_eq!(d("a.md", "systematic-debugging", 0, Some(v), &s), Decision::Weak);
+        assert_eq!(
+            d("a.md", "systematic-debugging", 0, Some(v), &s),
+            Decision::Weak
+        );
         // A root file is not named by a path outside the tree.
         let c = ["CLAUDE.md"];
-        assert_eq!(d("a/b.md", "CLAUDE.md", 0, Some("~/.claude/CLAUDE.md"), &c), Decision::Weak);
+        assert_eq!(
+            d("a/b.md", "CLAUDE.md", 0, Some("~/.claude/CLAUDE.md"), &c),
+            Decision::Weak
+        );
     }
 
     #[test]
     fn a_skill_is_named_bare_inside_its_own_folder() {
         let s = ["skills/brainstorming/SKILL.md"];
-        assert!(edge_to(d("skills/brainstorming/companion.md", "brainstorming", 0, None, &s)).is_some());
-        assert_eq!(d("skills/other/SKILL.md", "brainstorming", 0, None, &s), Decision::Weak);
+        assert!(edge_to(d(
+            "skills/brainstorming/companion.md",
+            "brainstorming",
+            0,
+            None,
+            &s
+        ))
+        .is_some());
+        assert_eq!(
+            d("skills/other/SKILL.md", "brainstorming", 0, None, &s),
+            Decision::Weak
+        );
     }
 
     #[test]

@@ -725,11 +725,12 @@ fn pass(
         s.spawn(move || {
             // Resolution happens here, beside the scan: the writer is the bottleneck.
             work.par_iter().for_each_with(tx, |tx, w| {
-                let o =
-                    read_file(root, w, max, probe, |b| Ok(found_by(matcher, b, &w.path))).map(|mut o| {
+                let o = read_file(root, w, max, probe, |b| Ok(found_by(matcher, b, &w.path))).map(
+                    |mut o| {
                         resolver.resolve_outcome(&mut o);
                         o
-                    });
+                    },
+                );
                 let _ = tx.send(o);
             });
         });
@@ -947,7 +948,14 @@ fn reresolve_name(tx: &Transaction<'_>, name: &str, root: &std::path::Path) -> R
     // into a current bearer (an edge into a file that left became a mention when it left).
     type Row = (i64, String, i64, String, u16, Option<String>);
     let row = |r: &rusqlite::Row<'_>| -> rusqlite::Result<Row> {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+        Ok((
+            r.get(0)?,
+            r.get(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            r.get(4)?,
+            r.get(5)?,
+        ))
     };
     let mut rows: Vec<Row> = tx
         .prepare_cached(
@@ -1001,7 +1009,15 @@ fn reresolve_name(tx: &Transaction<'_>, name: &str, root: &std::path::Path) -> R
                 ])?;
             }
             d => {
-                ins_m.execute(params![src, name, line, text, cue, via, d == Decision::Weak])?;
+                ins_m.execute(params![
+                    src,
+                    name,
+                    line,
+                    text,
+                    cue,
+                    via,
+                    d == Decision::Weak
+                ])?;
             }
         }
     }

@@ -210,9 +210,15 @@ fn stable_columns_of_files_patterns_edges() -> Result<()> {
         "basename".into()
     ]));
     let edges = run(&conn, "edges", &[])?;
-    assert_eq!(edges.columns, ["src", "dst", "pattern", "line", "evidence"]);
+    assert_eq!(
+        edges.columns,
+        ["src", "dst", "pattern", "line", "evidence", "kind"]
+    );
     assert_eq!(edges.rows.len(), 7);
-    assert_eq!(edges.rows[0], ["a.md", "b.md", "b.md", "5", "see b.md"]);
+    assert_eq!(
+        edges.rows[0],
+        ["a.md", "b.md", "b.md", "5", "see b.md", "name"]
+    );
     Ok(())
 }
 

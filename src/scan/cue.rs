@@ -89,8 +89,8 @@ pub fn lang_of(path: &str, head: &[u8]) -> Option<Lang> {
         "py" | "pyi" => Lang::Python,
         "js" | "mjs" | "cjs" | "jsx" | "ts" | "tsx" | "mts" | "cts" => Lang::Script,
         "sh" | "bash" | "zsh" => Lang::Shell,
-        "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "tcc" | "ipp" | "inl"
-        | "tpp" | "m" | "mm" => Lang::C,
+        "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "tcc" | "ipp" | "inl" | "tpp"
+        | "m" | "mm" => Lang::C,
         // Prose, data and configuration: bare names of agents, skills and documents count here.
         "md" | "mdx" | "markdown" | "txt" | "text" | "rst" | "adoc" | "org" | "yaml" | "yml"
         | "json" | "jsonc" | "jsonl" | "toml" | "html" | "htm" | "xml" | "csv" | "tsv" | "ini"
@@ -137,7 +137,11 @@ fn is_word_byte(b: u8) -> bool {
 
 #[inline]
 fn is_path_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/' | b'~' | b'$' | b'{' | b'}' | b'@' | b'+')
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'_' | b'-' | b'.' | b'/' | b'~' | b'$' | b'{' | b'}' | b'@' | b'+'
+        )
 }
 
 /// The cue of the occurrence `hay[s..e]` of a name, in a file whose language is `lang`.
@@ -147,13 +151,24 @@ pub fn cue_at(hay: &[u8], s: usize, e: usize, lang: Option<Lang>) -> Cue {
     let line = &hay[ls..le];
     let (s, e) = (s - ls, e - ls);
     let mut cue = Cue::default();
-    if lang.is_some() {
-        cue.bits |= CODE_FILE;
+    // In source code, comments and string literals are prose: names count there as they do in
+    // a document; elsewhere a bare word is an identifier of the code.
+    // A name with a `-` is no identifier of most languages (`data-engineer`): a name there too.
+    // A shell script's bare words are literals (arguments, `case` labels), not identifiers.
+    if let Some(l) = lang.filter(|l| *l != Lang::Shell) {
+        if !in_comment_or_string(line, s, e, l) && !line[s..e].contains(&b'-') {
+            cue.bits |= CODE_FILE;
+        }
     }
     // The written token around the name: path bytes to the left, and whether a URL holds it.
     let mut ts = s;
     while ts > 0 && is_path_byte(line[ts - 1]) {
         ts -= 1;
+    }
+    // A quoted path may hold spaces (`"My Notes/release plan.md"`): take it whole when the
+    // quote closes right after the name.
+    if let Some(q) = quoted_start(line, ts, e) {
+        ts = q;
     }
     if is_url(line, ts, s) {
         cue.bits |= URL;
@@ -205,10 +220,16 @@ pub fn cue_at(hay: &[u8], s: usize, e: usize, lang: Option<Lang>) -> Cue {
         cue.bits |= MIDPATH;
     }
     let before = trim_decor_end(&line[..a]);
-    if let Some(k) = before.strip_suffix(b":").or_else(|| before.strip_suffix(b"=")) {
+    if let Some(k) = before
+        .strip_suffix(b":")
+        .or_else(|| before.strip_suffix(b"="))
+    {
         let k = trim_decor_end(k);
         let w = last_word(k);
-        if KEY_WORDS.iter().any(|kw| w.eq_ignore_ascii_case(kw.as_bytes())) {
+        if KEY_WORDS
+            .iter()
+            .any(|kw| w.eq_ignore_ascii_case(kw.as_bytes()))
+        {
             cue.bits |= KEY;
         }
     }
@@ -229,6 +250,67 @@ pub fn cue_at(hay: &[u8], s: usize, e: usize, lang: Option<Lang>) -> Cue {
     cue
 }
 
+/// Where a quoted or backticked path holding `line[ts..e]` starts, when it has spaces and its
+/// closing quote follows `e`.
+fn quoted_start(line: &[u8], ts: usize, e: usize) -> Option<usize> {
+    let close = *line.get(e)?;
+    if !matches!(close, b'"' | b'`' | b'\'') {
+        return None;
+    }
+    let mut q = ts;
+    while q > 0 && (is_path_byte(line[q - 1]) || line[q - 1] == b' ') {
+        q -= 1;
+    }
+    (q < ts && q > 0 && line[q - 1] == close && line[q..e].contains(&b'/')).then_some(q)
+}
+
+/// Whether `line[s..e]` lies in a comment or a string literal of a line of `lang` (by the line
+/// alone: a string or comment spanning lines is not seen, and reads as code).
+fn in_comment_or_string(line: &[u8], s: usize, e: usize, lang: Lang) -> bool {
+    let lead = line
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    let body = &line[lead..];
+    let hash_comments = matches!(lang, Lang::Python | Lang::Shell);
+    let slash_comments = matches!(lang, Lang::Script | Lang::C | Lang::Other);
+    if slash_comments
+        && (body.starts_with(b"//")
+            || body.starts_with(b"/*")
+            || body.starts_with(b"* ")
+            || body == b"*")
+    {
+        return true;
+    }
+    // Quotes before the name, outside any comment marker seen first.
+    let mut in_quote: Option<u8> = None;
+    let mut i = 0;
+    while i < s {
+        let b = line[i];
+        match in_quote {
+            Some(q) if b == q => in_quote = None,
+            Some(_) if b == b'\\' => i += 1,
+            Some(_) => {}
+            None if matches!(b, b'"' | b'\'' | b'`') => in_quote = Some(b),
+            None if hash_comments && b == b'#' => return true,
+            None if lang == Lang::Other
+                && b == b'#'
+                && i == lead
+                && matches!(line.get(i + 1), Some(b' ' | b'!')) =>
+            {
+                return true
+            }
+            None if slash_comments && b == b'/' && line.get(i + 1) == Some(&b'/') => return true,
+            None => {}
+        }
+        i += 1;
+    }
+    match in_quote {
+        Some(q) => line[e..].contains(&q),
+        None => false,
+    }
+}
+
 fn is_url(line: &[u8], ts: usize, s: usize) -> bool {
     // `scheme://` right before the token, or `www.` starting it.
     let t = &line[ts..s];
@@ -245,7 +327,12 @@ fn in_code_span(line: &[u8], a: usize, e: usize) -> bool {
 
 fn trim_decor_end(b: &[u8]) -> &[u8] {
     let mut end = b.len();
-    while end > 0 && matches!(b[end - 1], b' ' | b'\t' | b'*' | b'`' | b'"' | b'\'' | b'(' | b'[') {
+    while end > 0
+        && matches!(
+            b[end - 1],
+            b' ' | b'\t' | b'*' | b'`' | b'"' | b'\'' | b'(' | b'['
+        )
+    {
         end -= 1;
     }
     &b[..end]
@@ -253,7 +340,12 @@ fn trim_decor_end(b: &[u8]) -> &[u8] {
 
 fn trim_decor_start(b: &[u8]) -> &[u8] {
     let mut st = 0;
-    while st < b.len() && matches!(b[st], b' ' | b'\t' | b'*' | b'`' | b'"' | b'\'' | b')' | b']') {
+    while st < b.len()
+        && matches!(
+            b[st],
+            b' ' | b'\t' | b'*' | b'`' | b'"' | b'\'' | b')' | b']'
+        )
+    {
         st += 1;
     }
     &b[st..]
@@ -276,13 +368,19 @@ fn first_word(b: &[u8]) -> &[u8] {
 }
 
 fn is_entity_word(w: &[u8]) -> bool {
-    !w.is_empty() && ENTITY_WORDS.iter().any(|k| w.eq_ignore_ascii_case(k.as_bytes()))
+    !w.is_empty()
+        && ENTITY_WORDS
+            .iter()
+            .any(|k| w.eq_ignore_ascii_case(k.as_bytes()))
 }
 
 /// Whether the name starting at `a` is the first thing of a list item or of a table cell.
 fn starts_item(line: &[u8], a: usize) -> bool {
     let head = &line[..a];
-    let lead = head.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+    let lead = head
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
     let rest = &head[lead..];
     let item = if let Some(r) = rest
         .strip_prefix(b"- ")
@@ -307,15 +405,21 @@ fn starts_item(line: &[u8], a: usize) -> bool {
 
 /// The module a code line imports, when the occurrence `line[s..e]` is part of its name.
 fn import_via(lang: Lang, line: &[u8], s: usize, e: usize, ts: usize) -> Option<String> {
-    let lead = line.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+    let lead = line
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
     let body = &line[lead..];
     match lang {
         Lang::Python => python_import(line, lead, s, e),
         Lang::Script => {
             let quoted = s > ts && ts >= 1 && matches!(line[ts - 1], b'"' | b'\'' | b'`');
-            let kw = contains(line, b"require(") || contains(line, b"import") || contains(line, b" from ");
+            let kw = contains(line, b"require(")
+                || contains(line, b"import")
+                || contains(line, b" from ");
             let spec = &line[ts..e];
-            (quoted && kw && spec.starts_with(b".")).then(|| String::from_utf8_lossy(spec).into_owned())
+            (quoted && kw && spec.starts_with(b"."))
+                .then(|| String::from_utf8_lossy(spec).into_owned())
         }
         Lang::Shell => {
             let src = body.starts_with(b"source ") || body.starts_with(b". ");
@@ -323,8 +427,12 @@ fn import_via(lang: Lang, line: &[u8], s: usize, e: usize, ts: usize) -> Option<
         }
         Lang::C => {
             let after_hash = body.strip_prefix(b"#").unwrap_or(b"");
-            let ws = after_hash.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
-            let inc = after_hash[ws..].starts_with(b"include") || after_hash[ws..].starts_with(b"import");
+            let ws = after_hash
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\t'))
+                .count();
+            let inc =
+                after_hash[ws..].starts_with(b"include") || after_hash[ws..].starts_with(b"import");
             (inc && ts >= 1 && matches!(line[ts - 1], b'"' | b'<'))
                 .then(|| String::from_utf8_lossy(&line[ts..e]).into_owned())
         }
@@ -418,7 +526,10 @@ pub struct Binding {
 pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
     let mut out: Vec<Binding> = Vec::new();
     for line in hay.split(|b| *b == b'\n') {
-        let lead = line.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+        let lead = line
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
         let body = match std::str::from_utf8(&line[lead..]) {
             Ok(b) => b.trim_end(),
             Err(_) => continue,
@@ -453,7 +564,10 @@ pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
             }
             let base = module_path(module);
             let sep = if base.ends_with('/') { "" } else { "/" };
-            for part in names.trim_matches(|c| c == '(' || c == ')' || c == ' ').split(',') {
+            for part in names
+                .trim_matches(|c| c == '(' || c == ')' || c == ' ')
+                .split(',')
+            {
                 let mut words = part.split_whitespace();
                 let Some(name) = words.next() else { continue };
                 if name == "*" || !is_dotted(name) || name.contains('.') {
@@ -471,7 +585,10 @@ pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
 }
 
 fn push_binding(out: &mut Vec<Binding>, bound: &str, module: String) {
-    let ok = !bound.is_empty() && bound.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let ok = !bound.is_empty()
+        && bound
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_');
     if ok && !out.iter().any(|b| b.bound == bound) {
         out.push(Binding {
             bound: bound.to_string(),
@@ -481,7 +598,9 @@ fn push_binding(out: &mut Vec<Binding>, bound: &str, module: String) {
 }
 
 fn is_dotted(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
 }
 
 /// Every qualified use `bound.attr` of a binding in `hay`: `(start, end)` of `bound`, skipping
@@ -500,7 +619,10 @@ pub fn qualified_uses(hay: &[u8], bound: &str) -> Vec<(usize, usize)> {
         }
         let ls = memchr::memrchr(b'\n', &hay[..at]).map_or(0, |i| i + 1);
         let head = &hay[ls..at];
-        let lead = head.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+        let lead = head
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
         let body = &head[lead..];
         if body.starts_with(b"import ") || body.starts_with(b"from ") {
             continue;
@@ -520,7 +642,12 @@ mod tests {
 
     fn cue(line: &str, name: &str, path: &str) -> Cue {
         let s = line.find(name).expect("name in line");
-        cue_at(line.as_bytes(), s, s + name.len(), lang_of(path, line.as_bytes()))
+        cue_at(
+            line.as_bytes(),
+            s,
+            s + name.len(),
+            lang_of(path, line.as_bytes()),
+        )
     }
 
     fn has(c: &Cue, bit: u16) -> bool {
@@ -543,7 +670,11 @@ mod tests {
 
     #[test]
     fn paths_are_written_forms() {
-        let c = cue("see [x](../common/coding-style.md)", "coding-style.md", "a/b.md");
+        let c = cue(
+            "see [x](../common/coding-style.md)",
+            "coding-style.md",
+            "a/b.md",
+        );
         assert_eq!(c.via.as_deref(), Some("../common/coding-style.md"));
         let c = cue("@docs/guide.md", "guide.md", "a.md");
         assert_eq!(c.via.as_deref(), Some("docs/guide.md"));
@@ -553,14 +684,26 @@ mod tests {
         assert!(has(&c, URL), "{c:?}");
         let c = cue("plain x.md here", "x.md", "a.md");
         assert!(c.via.is_none());
+        let c = cue(
+            "see \"My Notes/release plan.md\".",
+            "release plan.md",
+            "a.md",
+        );
+        assert_eq!(c.via.as_deref(), Some("My Notes/release plan.md"));
     }
 
     #[test]
     fn keys_lists_and_tables() {
-        assert!(has(&cue("  subagent_type: \"data-eng\"", "data-eng", "a.md"), KEY));
+        assert!(has(
+            &cue("  subagent_type: \"data-eng\"", "data-eng", "a.md"),
+            KEY
+        ));
         assert!(has(&cue("agent: analyst", "analyst", "a.md"), KEY));
         assert!(!has(&cue("status: analyst", "analyst", "a.md"), KEY));
-        assert!(has(&cue("- **startup-x** - what", "startup-x", "a.md"), LIST));
+        assert!(has(
+            &cue("- **startup-x** - what", "startup-x", "a.md"),
+            LIST
+        ));
         assert!(has(&cue("| `/eval` | Score |", "eval", "a.md"), LIST));
         assert!(!has(&cue("- use the status field", "status", "a.md"), LIST));
         assert!(has(&cue("1. review", "review", "a.md"), LIST));
@@ -571,7 +714,11 @@ mod tests {
         let c = cue("from plugin_eval.models import X", "models", "p/judge.py");
         assert!(has(&c, IMPORT));
         assert_eq!(c.via.as_deref(), Some("plugin_eval/models"));
-        let c = cue("from .decoder import JSONDecoder", "decoder", "json/__init__.py");
+        let c = cue(
+            "from .decoder import JSONDecoder",
+            "decoder",
+            "json/__init__.py",
+        );
         assert_eq!(c.via.as_deref(), Some("./decoder"));
         let c = cue("from email import utils", "utils", "x.py");
         assert_eq!(c.via.as_deref(), Some("email/utils"));
@@ -601,15 +748,61 @@ mod tests {
     fn python_bindings_and_uses() {
         let src = b"import copy\nimport numpy as np, os.path\nfrom email import utils as u\nfrom . import decoder\nx = copy.deepcopy(y)\nz = w.copy()\n# copy.x in a comment\nnp.array(u.quote(1))\n";
         let b = python_bindings(src);
-        let pairs: Vec<(&str, &str)> = b.iter().map(|b| (b.bound.as_str(), b.module.as_str())).collect();
+        let pairs: Vec<(&str, &str)> = b
+            .iter()
+            .map(|b| (b.bound.as_str(), b.module.as_str()))
+            .collect();
         assert_eq!(
             pairs,
-            vec![("copy", "copy"), ("np", "numpy"), ("os", "os"), ("u", "email/utils"), ("decoder", "./decoder")]
+            vec![
+                ("copy", "copy"),
+                ("np", "numpy"),
+                ("os", "os"),
+                ("u", "email/utils"),
+                ("decoder", "./decoder")
+            ]
         );
         let uses = qualified_uses(src, "copy");
-        assert_eq!(uses.len(), 1, "x.copy() and the comment are no uses: {uses:?}");
+        assert_eq!(
+            uses.len(),
+            1,
+            "x.copy() and the comment are no uses: {uses:?}"
+        );
         assert_eq!(&src[uses[0].0..uses[0].1], b"copy");
         assert_eq!(qualified_uses(src, "np").len(), 1);
+    }
+
+    #[test]
+    fn comments_and_strings_in_code_are_prose() {
+        assert!(has(&cue("x = status + 1", "status", "a.py"), CODE_FILE));
+        assert!(!has(
+            &cue("# the implementer runs", "implementer", "a.sh"),
+            CODE_FILE
+        ));
+        assert!(!has(
+            &cue(
+                "[ \"$a\" = \"implementer\" ] || exit",
+                "implementer",
+                "a.sh"
+            ),
+            CODE_FILE
+        ));
+        assert!(!has(
+            &cue("  // see the data-engineer", "data-engineer", "a.ts"),
+            CODE_FILE
+        ));
+        assert!(has(
+            &cue("case $x in implementer) ;;", "implementer", "a.sh"),
+            CODE_FILE
+        ));
+        assert!(!has(
+            &cue(
+                "case $x in infra-implementer) ;;",
+                "infra-implementer",
+                "a.sh"
+            ),
+            CODE_FILE
+        ));
     }
 
     #[test]

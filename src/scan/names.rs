@@ -135,9 +135,13 @@ mod tests {
     fn short_and_stoplisted_stems_are_no_names() {
         let n = names("x/ab.md");
         assert!(n.iter().all(|(name, _)| name != "ab"), "{n:?}");
-        let n = names("x/settings.json");
-        assert!(n.iter().all(|(name, _)| name != "settings"), "{n:?}");
-        assert!(n.contains(&("settings.json".into(), "basename")));
+        let n = names("x/SKILL.txt");
+        assert!(n.iter().all(|(name, _)| name != "SKILL"), "{n:?}");
+        assert!(n.contains(&("SKILL.txt".into(), "basename")));
+        // Common words stay names (an import of `types` must find types.py); whether a bare
+        // occurrence refers to the file is decided by `graph::refs`.
+        let n = names("x/types.py");
+        assert!(n.contains(&("types".into(), "stem")), "{n:?}");
     }
 
     #[test]

@@ -199,7 +199,7 @@ fn formats_tsv_by_default_json_typed_csv_quoted() {
     assert_eq!(
         v[0],
         serde_json::json!({"src": "b.md", "dst": "a.md", "pattern": "a.md", "line": 4,
-                           "evidence": "see a.md\t(tab)"})
+                           "evidence": "see a.md\t(tab)", "kind": "name"})
     );
     let csv = stdout_of(p.src().args(["query", "files", "--format", "csv"]));
     assert!(csv.starts_with("path,size,mtime_ns,hash,scanned_at,content_changed_at\r\n"));
