@@ -791,16 +791,14 @@ mod tests {
             &cue("  // see the data-engineer", "data-engineer", "a.ts"),
             CODE_FILE
         ));
-        assert!(has(
-            &cue("case $x in implementer) ;;", "implementer", "a.sh"),
+        // Shell words are literals (`case` labels): names, not identifiers.
+        assert!(!has(
+            &cue("case $x in analyst|researcher) ;;", "analyst", "a.sh"),
             CODE_FILE
         ));
+        // A name with a `-` is no identifier.
         assert!(!has(
-            &cue(
-                "case $x in infra-implementer) ;;",
-                "infra-implementer",
-                "a.sh"
-            ),
+            &cue("x = infra-implementer", "infra-implementer", "a.py"),
             CODE_FILE
         ));
     }
