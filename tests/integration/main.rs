@@ -9,6 +9,7 @@ mod hooks;
 mod impact;
 mod index;
 mod query;
+mod refs;
 mod scan;
 mod tour;
 mod workspace;

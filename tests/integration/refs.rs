@@ -1,0 +1,160 @@
+//! Kinds of reference on `fixtures/refs/` (issue 13): each rule has its line there, and
+//! `fixtures/refs.expected.tsv` is the exact set of edges with their kinds, plus the mentions
+//! that must stay weak. Also: the evidence window, and `~/` when the root is the home directory.
+
+use std::collections::BTreeSet;
+
+use crate::util::{fixtures, Project};
+
+fn stdout(cmd: &mut assert_cmd::Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("run: {e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn rows(tsv: &str, cols: &[&str]) -> Vec<Vec<String>> {
+    let mut lines = tsv.lines();
+    let hdr: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
+    let idx: Vec<usize> = cols
+        .iter()
+        .map(|c| {
+            hdr.iter()
+                .position(|h| h == c)
+                .unwrap_or_else(|| panic!("no column {c} in {hdr:?}"))
+        })
+        .collect();
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            idx.iter().map(|i| f[*i].to_string()).collect()
+        })
+        .collect()
+}
+
+fn expected() -> (BTreeSet<Vec<String>>, BTreeSet<Vec<String>>) {
+    let text = std::fs::read_to_string(fixtures().join("refs.expected.tsv"))
+        .unwrap_or_else(|e| panic!("labels: {e}"));
+    let mut edges = BTreeSet::new();
+    let mut weak = BTreeSet::new();
+    for l in text.lines() {
+        if let Some(w) = l.strip_prefix("# WEAK: ") {
+            let f: Vec<String> = w.split_whitespace().take(3).map(String::from).collect();
+            weak.insert(f);
+        } else if !l.starts_with('#') && !l.trim().is_empty() {
+            edges.insert(l.split('\t').map(String::from).collect());
+        }
+    }
+    (edges, weak)
+}
+
+fn indexed() -> Project {
+    let p = Project::from_fixture("refs");
+    p.src().args(["index", "--full"]).assert().success();
+    p
+}
+
+#[test]
+fn every_rule_gives_exactly_the_expected_edges_and_kinds() {
+    let p = indexed();
+    let got: BTreeSet<Vec<String>> = rows(
+        &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+        &["src", "dst", "line", "kind"],
+    )
+    .into_iter()
+    .collect();
+    let (want, _) = expected();
+    let extra: Vec<_> = got.difference(&want).collect();
+    let missed: Vec<_> = want.difference(&got).collect();
+    assert!(
+        extra.is_empty() && missed.is_empty(),
+        "false: {extra:#?}\nmissed: {missed:#?}"
+    );
+}
+
+#[test]
+fn plain_words_and_foreign_paths_stay_weak_mentions() {
+    let p = indexed();
+    let got: BTreeSet<Vec<String>> = rows(
+        &stdout(p.src().args(["query", "weak", "--format", "tsv"])),
+        &["file", "line", "name"],
+    )
+    .into_iter()
+    .collect();
+    let (_, want) = expected();
+    let missing: Vec<_> = want.difference(&got).collect();
+    assert!(missing.is_empty(), "not weak: {missing:#?}\nweak: {got:#?}");
+    // Weak mentions are no ties: `unresolved` does not list them.
+    let unresolved = stdout(p.src().args(["query", "unresolved", "--format", "tsv"]));
+    assert!(!unresolved.contains("notes.md\t2\treview"), "{unresolved}");
+}
+
+#[test]
+fn evidence_of_a_long_line_is_a_window_holding_the_match() {
+    let p = indexed();
+    let edges = rows(
+        &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+        &["line", "evidence", "pattern"],
+    );
+    let long = edges
+        .iter()
+        .find(|r| r[0] == "16")
+        .unwrap_or_else(|| panic!("no edge on line 16: {edges:?}"));
+    assert!(long[1].contains(&long[2]), "{long:?}");
+    assert!(
+        long[1].starts_with('…') && long[1].chars().count() <= 202,
+        "{long:?}"
+    );
+    // Every shown evidence line holds its matched text.
+    for r in &edges {
+        assert!(r[1].contains(&r[2]), "{r:?}");
+    }
+}
+
+#[test]
+fn a_home_rooted_path_names_the_file_when_the_root_is_home() {
+    let p = Project::empty();
+    p.write("CLAUDE.md", "The user's memory.\n");
+    p.write(".claude/agents/planner-bot.md", "Plans.\n");
+    p.write(
+        ".claude/docs/a.md",
+        "Copy ~/.claude/agents/planner-bot.md as a start.\nRead ~/CLAUDE.md first.\n",
+    );
+    let run = |home: &std::path::Path| {
+        p.src()
+            .env("HOME", home)
+            .args(["index", "--full"])
+            .assert()
+            .success();
+        rows(
+            &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+            &["src", "dst", "line", "kind"],
+        )
+    };
+    let row = |dst: &str, line: &str| -> Vec<String> {
+        vec![
+            ".claude/docs/a.md".into(),
+            dst.into(),
+            line.into(),
+            "path".into(),
+        ]
+    };
+    // Elsewhere, a path outside the tree names a file by its whole root-relative path only, and
+    // a root file's name alone is too little (`~/CLAUDE.md` is the user's own).
+    let elsewhere = run(std::path::Path::new("/nonexistent-home"));
+    assert!(
+        elsewhere.contains(&row(".claude/agents/planner-bot.md", "1")),
+        "{elsewhere:?}"
+    );
+    assert!(!elsewhere.contains(&row("CLAUDE.md", "2")), "{elsewhere:?}");
+    // When the root is the home directory, `~/` is the root.
+    let home = run(p.root());
+    assert!(
+        home.contains(&row(".claude/agents/planner-bot.md", "1")),
+        "{home:?}"
+    );
+    assert!(home.contains(&row("CLAUDE.md", "2")), "{home:?}");
+}
