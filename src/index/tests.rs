@@ -42,13 +42,14 @@ fn dump(ctx: &Ctx) -> Result<Dump> {
     )?;
     let mentions = rows(
         &conn,
-        "SELECT f.path, m.name, m.line, m.text FROM mentions m JOIN files f ON f.id = m.src_id \
-         ORDER BY 1, 3, 2",
+        "SELECT f.path, m.name, m.line, m.text || '|' || m.cue || '|' || coalesce(m.via, '') \
+         || '|' || m.weak FROM mentions m JOIN files f ON f.id = m.src_id ORDER BY 1, 3, 2",
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?;
     let edges = rows(
         &conn,
-        "SELECT s.path, d.path, e.name, e.line, e.text, e.resolution FROM edges e \
+        "SELECT s.path, d.path, e.name, e.line, e.text, e.resolution || '|' || e.kind || '|' \
+         || e.cue || '|' || coalesce(e.via, '') FROM edges e \
          JOIN files s ON s.id = e.src_id JOIN files d ON d.id = e.dst_id ORDER BY 1, 2, 4, 3",
         |r| {
             Ok((
@@ -85,6 +86,12 @@ const PATHS: &[&str] = &[
     ".claude/hooks/guard.sh",
     ".claude/settings.json",
     "CLAUDE.md",
+    ".claude/agents/review.md",
+    ".claude/commands/status.md",
+    ".claude/plugins/p/agents/data-eng.md",
+    ".claude/plugins/q/commands/run.md",
+    ".claude/lib/helpers_lib.py",
+    ".claude/tool.py",
 ];
 
 const WORDS: &[&str] = &[
@@ -105,8 +112,21 @@ const WORDS: &[&str] = &[
     "CLAUDE.md",
     "alpha.md",
     "SKILL.md",
+    "status",
+    "/status",
+    "review",
+    "subagent_type: review",
+    "data-eng",
+    "p:data-eng",
+    "../references/check.md",
+    "./references/check.md",
+    "~/.claude/agents/alpha.md",
+    "\nimport helpers_lib\n",
+    "helpers_lib.run()",
+    "the skill",
+    "https://x.io/alpha.md",
 ];
-const SEPS: &[&str] = &[" ", "\n", ".", "/", "x", " `", "-", ". "];
+const SEPS: &[&str] = &[" ", "\n", ".", "/", "x", " `", "-", ". ", "\"", "` "];
 
 fn content() -> impl Strategy<Value = String> {
     prop::collection::vec((0..WORDS.len(), 0..SEPS.len()), 0..12).prop_map(|v| {
