@@ -15,3 +15,6 @@ ALTER TABLE edges ADD COLUMN cue INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE edges ADD COLUMN via TEXT;
 ALTER TABLE edges ADD COLUMN kind TEXT NOT NULL DEFAULT 'name'
     CHECK (kind IN ('path', 'file', 'name', 'import', 'use'));
+-- An alert says how many mentions of the changed files could not be attributed (ties), and a
+-- merged delivery must say it too.
+ALTER TABLE alerts ADD COLUMN unattributed INTEGER NOT NULL DEFAULT 0;

@@ -40,6 +40,10 @@ pub struct Analysis {
     pub changed: Vec<Named>,
     pub dependents: Vec<Dependent>,
     pub timed_out: bool,
+    /// Mentions of the changed files' names that could not be attributed (ties between
+    /// same-named files): said in the alert, never dropped silently.
+    #[serde(default)]
+    pub unattributed: u64,
 }
 
 /// The pattern a text follows (the `alerts.kind` column).
@@ -92,11 +96,19 @@ fn cut(s: &str, max: usize) -> String {
 /// The text and its pattern for an analysis.
 pub fn render(a: &Analysis) -> (Kind, String) {
     let n = a.changed.len();
-    let timeout = if a.timed_out {
+    let mut timeout = if a.timed_out {
         format!("\n{TIMEOUT}")
     } else {
         String::new()
     };
+    // Ties ride with the timeout line: both say the list may be short, and both are kept
+    // whole when the lists are cut to fit 500 characters.
+    if a.unattributed > 0 {
+        timeout = format!(
+            "\n{} mention(s) not attributed (same-named files): src query unresolved{timeout}",
+            a.unattributed
+        );
+    }
     if a.dependents.is_empty() {
         let text = format!("SRC: 0 impact candidates for {n} changed files.{timeout}");
         return (Kind::None, cut(&text, MAX_CHARS));
@@ -188,8 +200,10 @@ pub fn merge<'a>(parts: impl IntoIterator<Item = &'a Analysis>) -> Analysis {
     let mut changed: BTreeMap<String, String> = BTreeMap::new();
     let mut deps: BTreeMap<String, (String, Vec<String>)> = BTreeMap::new();
     let mut timed_out = false;
+    let mut unattributed = 0;
     for a in parts {
         timed_out |= a.timed_out;
+        unattributed = unattributed.max(a.unattributed);
         for c in &a.changed {
             changed
                 .entry(c.path.clone())
@@ -222,12 +236,36 @@ pub fn merge<'a>(parts: impl IntoIterator<Item = &'a Analysis>) -> Analysis {
             .collect(),
         dependents,
         timed_out,
+        unattributed,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unattributed_mentions_are_said_within_the_limit() {
+        let mut a = Analysis {
+            changed: vec![named("a/x.md", "x.md")],
+            dependents: vec![dep("b.md", "b.md", &["a/x.md"])],
+            timed_out: false,
+            unattributed: 3,
+        };
+        let (_, text) = render(&a);
+        assert!(text.contains("3 mention(s) not attributed"), "{text}");
+        // With lists far too long for 500 characters, the line is still there.
+        a.dependents = (0..200)
+            .map(|i| Dependent {
+                path: format!("d/{i}.md"),
+                name: format!("dependent-number-{i}.md"),
+                refs: vec!["a/x.md".into()],
+            })
+            .collect();
+        let (_, text) = render(&a);
+        assert!(text.chars().count() <= 500, "{}", text.chars().count());
+        assert!(text.contains("3 mention(s) not attributed"), "{text}");
+    }
 
     fn named(path: &str, name: &str) -> Named {
         Named {
@@ -274,6 +312,7 @@ mod tests {
                 dep("CLAUDE.md", "CLAUDE.md", &[".claude/settings.json"]),
             ],
             timed_out: false,
+            unattributed: 0,
         };
         let (kind, text) = render(&a);
         assert_eq!(kind, Kind::Impact);
@@ -303,6 +342,7 @@ mod tests {
             changed,
             dependents,
             timed_out: false,
+            unattributed: 0,
         }
     }
 
@@ -394,11 +434,13 @@ mod tests {
                 dep("x.md", "x.md", &["a.md"]),
             ],
             timed_out: false,
+            unattributed: 0,
         };
         let b = Analysis {
             changed: vec![named("b.md", "b.md")],
             dependents: vec![dep("x.md", "x.md", &["b.md"])],
             timed_out: true,
+            unattributed: 0,
         };
         let m = merge([&b, &a]);
         assert_eq!(m.changed.len(), 2);

@@ -77,8 +77,8 @@ pub fn save(
     analysis: &Analysis,
 ) -> Result<i64> {
     tx.execute(
-        "INSERT INTO alerts (session_id, agent_id, kind, text, changed, dependents, timed_out, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO alerts (session_id, agent_id, kind, text, changed, dependents, timed_out, created_at, unattributed)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             session,
             agent_id,
@@ -87,7 +87,8 @@ pub fn save(
             serde_json::to_string(&analysis.changed)?,
             serde_json::to_string(&analysis.dependents)?,
             analysis.timed_out,
-            crate::events::now_ts()
+            crate::events::now_ts(),
+            analysis.unattributed as i64
         ],
     )
     .context("storing the alert")?;
@@ -102,7 +103,7 @@ pub fn take_pending(conn: &mut Connection, session: &str) -> Result<Option<Strin
         let mut rows = Vec::new();
         {
             let mut stmt = tx.prepare(
-                "SELECT id, kind, text, changed, dependents, timed_out FROM alerts
+                "SELECT id, kind, text, changed, dependents, timed_out, unattributed FROM alerts
                  WHERE session_id = ?1 AND delivered_at IS NULL ORDER BY id",
             )?;
             let mut q = stmt.query([session])?;
@@ -114,6 +115,7 @@ pub fn take_pending(conn: &mut Connection, session: &str) -> Result<Option<Strin
                     changed: serde_json::from_str(&r.get::<_, String>(3)?).unwrap_or_default(),
                     dependents: serde_json::from_str(&r.get::<_, String>(4)?).unwrap_or_default(),
                     timed_out: r.get(5)?,
+                    unattributed: r.get::<_, i64>(6)?.max(0) as u64,
                 };
                 rows.push((id, kind, text, analysis));
             }
@@ -167,6 +169,7 @@ mod tests {
                 refs: vec![changed.into()],
             }],
             timed_out: false,
+            unattributed: 0,
         }
     }
 

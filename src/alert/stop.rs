@@ -127,7 +127,12 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
             .chain(pairs.iter().map(|(src, _)| src.as_str()));
         let names = DisplayNames::load_for(&conn, involved)?;
         let pairs = pairs.iter().map(|(s, d)| (s.as_str(), d.as_str()));
-        Some(build(&paths, pairs, false, &names))
+        let mut a = build(&paths, pairs, false, &names);
+        a.unattributed = crate::graph::unattributed(&conn, &paths)?
+            .iter()
+            .map(|(_, n)| n)
+            .sum();
+        Some(a)
     } else {
         Some(live(ctx, &paths, deadline)?)
     };
@@ -276,6 +281,7 @@ fn build<'a>(
             })
             .collect(),
         timed_out,
+        unattributed: 0,
     }
 }
 

@@ -34,6 +34,8 @@ struct Dependent {
     text: String,
     name: String,
     resolution: String,
+    /// The kind of reference: path, file, name, import or use.
+    kind: String,
     /// The file this one mentions on the way to FILE (depth 2 only).
     #[serde(skip_serializing_if = "Option::is_none")]
     via: Option<String>,
@@ -52,6 +54,9 @@ struct Answer {
     indirect: Vec<Dependent>,
     /// Dependents changed on disk since they were indexed (their mentions may differ now).
     stale_dependents: Vec<String>,
+    /// Mentions of FILE's names that could not be attributed to one file (ties between
+    /// same-named files): the answer leaves them out, so it is not complete.
+    unattributed: u64,
     last_scan: Option<String>,
     notes: Vec<String>,
 }
@@ -63,6 +68,7 @@ fn dependent(e: Edge, via: Option<String>) -> Dependent {
         text: e.text,
         name: e.name,
         resolution: e.resolution,
+        kind: e.kind,
         via,
     }
 }
@@ -143,6 +149,15 @@ fn from_index(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
             stale_dependents.len()
         ));
     }
+    let unattributed = graph::unattributed(&conn, &[file.to_string()])?
+        .first()
+        .map_or(0, |(_, n)| *n);
+    if unattributed > 0 {
+        notes.push(format!(
+            "{unattributed} mention(s) of {file}'s names could not be attributed: other files \
+             bear the same name and none is nearer (`src query unresolved` lists them)"
+        ));
+    }
     let mut indirect = Vec::new();
     if depth >= 2 {
         for e in graph::edges_into(&conn, &srcs_vec)? {
@@ -172,6 +187,7 @@ fn from_index(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
             .collect(),
         indirect,
         stale_dependents,
+        unattributed,
         last_scan,
         notes,
     })
@@ -196,6 +212,7 @@ fn live(ctx: &Ctx, file: &str) -> Result<Answer> {
         direct: scan.edges.into_iter().map(|e| dependent(e, None)).collect(),
         indirect: Vec::new(),
         stale_dependents: Vec::new(),
+        unattributed: 0,
         last_scan: None,
         notes,
     })
@@ -215,7 +232,11 @@ fn print_text(out: &mut impl Write, a: &Answer) -> Result<()> {
         a.direct.len()
     )?;
     for d in &a.direct {
-        writeln!(out, "  {}:{}:{}", d.src, d.line, d.text)?;
+        writeln!(
+            out,
+            "  {}:{}:{}  [{} `{}`]",
+            d.src, d.line, d.text, d.kind, d.name
+        )?;
     }
     if !a.indirect.is_empty() {
         writeln!(
@@ -226,7 +247,11 @@ fn print_text(out: &mut impl Write, a: &Answer) -> Result<()> {
         )?;
         for d in &a.indirect {
             let via = d.via.as_deref().unwrap_or("?");
-            writeln!(out, "  {}:{}:{}  (via {via})", d.src, d.line, d.text)?;
+            writeln!(
+                out,
+                "  {}:{}:{}  [{} `{}`] (via {via})",
+                d.src, d.line, d.text, d.kind, d.name
+            )?;
         }
     }
     for p in &a.stale_dependents {

@@ -23,13 +23,15 @@ pub struct Edge {
     pub text: String,
     /// `unique`, or `nearest` for an ambiguous name resolved to the closest bearer.
     pub resolution: String,
+    /// The kind of reference: `path`, `file`, `name`, `import` or `use` (`graph::refs`).
+    pub kind: String,
 }
 
-const EDGES_INTO: &str = "SELECT s.path, d.path, e.name, e.line, e.text, e.resolution \
+const EDGES_INTO: &str = "SELECT s.path, d.path, e.name, e.line, e.text, e.resolution, e.kind \
      FROM files d JOIN edges e ON e.dst_id = d.id JOIN files s ON s.id = e.src_id \
      WHERE d.path = ?1";
 
-const EDGES_FROM: &str = "SELECT s.path, d.path, e.name, e.line, e.text, e.resolution \
+const EDGES_FROM: &str = "SELECT s.path, d.path, e.name, e.line, e.text, e.resolution, e.kind \
      FROM files s JOIN edges e ON e.src_id = s.id JOIN files d ON d.id = e.dst_id \
      WHERE s.path = ?1";
 
@@ -41,7 +43,30 @@ fn row_edge(r: &rusqlite::Row<'_>) -> rusqlite::Result<Edge> {
         line: r.get(3)?,
         text: r.get(4)?,
         resolution: r.get(5)?,
+        kind: r.get(6)?,
     })
+}
+
+/// Mentions of a name that `file` bears which resolved to no file because several files
+/// qualified equally (ties), from files that do not bear the name themselves: what an answer
+/// about `file`'s dependents could not attribute. Weak mentions (plain words) are not counted.
+const UNATTRIBUTED: &str = "SELECT count(*) FROM names n JOIN mentions m ON m.name = n.name \
+     WHERE n.file_id = (SELECT id FROM files WHERE path = ?1) AND m.weak = 0 \
+       AND m.src_id <> n.file_id \
+       AND NOT EXISTS (SELECT 1 FROM names o WHERE o.file_id = m.src_id AND o.name = m.name)";
+
+/// How many mentions of each of `files` could not be attributed (see `UNATTRIBUTED`); files
+/// with none are left out.
+pub fn unattributed(conn: &Connection, files: &[String]) -> Result<Vec<(String, u64)>> {
+    let mut stmt = conn.prepare_cached(UNATTRIBUTED)?;
+    let mut out = Vec::new();
+    for f in files {
+        let n: i64 = stmt.query_row([f], |r| r.get(0))?;
+        if n > 0 {
+            out.push((f.clone(), n as u64));
+        }
+    }
+    Ok(out)
 }
 
 /// Every edge whose `dst` is one of `dsts` (root-relative paths), sorted by (dst, src, line).

@@ -212,6 +212,17 @@ fn from_index(
     // The live scan cannot see a deleted file: keep the edges read before the refresh.
     let deleted_edges = hop1_edges.clone();
     hop1_edges.extend(graph::edges_into(&conn, &analyzable)?);
+    // Mentions that could not be attributed (ties) are named, never dropped silently.
+    let ties = graph::unattributed(&conn, &analyzable)?;
+    if !ties.is_empty() {
+        let total: u64 = ties.iter().map(|(_, n)| n).sum();
+        let files: Vec<String> = ties.iter().map(|(f, n)| format!("{f} ({n})")).collect();
+        notes.push(format!(
+            "{total} mention(s) of changed files' names could not be attributed (ties between \
+             same-named files; `src query unresolved`): {}",
+            name_some(&files)
+        ));
+    }
     lap("hop 1", &mut t);
     let h1 = assemble::hop1(&analyzable, &hop1_edges, cfg.max_direct_per_file);
     let hop2_edges = graph::edges_into(&conn, &h1.intermediates())?;

@@ -261,6 +261,7 @@ mod tests {
 
     fn e(src: &str, dst: &str, name: &str, line: u32) -> Edge {
         Edge {
+            kind: "name".into(),
             src: src.into(),
             dst: dst.into(),
             name: name.into(),

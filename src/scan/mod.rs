@@ -100,7 +100,7 @@ pub fn live_dependents(
                     via: c.via.as_deref(),
                 };
                 let exists = |p: &str| crate::index::file_exists(&ws.root, p);
-                if let Decision::Edge(dst, res, _) = decide(&rm, &cands, tree, &exists) {
+                if let Decision::Edge(dst, res, kind) = decide(&rm, &cands, tree, &exists) {
                     let dst = &walked.entries[dst as usize].path;
                     if wanted.contains(dst.as_str()) {
                         out.push(Edge {
@@ -110,6 +110,7 @@ pub fn live_dependents(
                             line: m.line,
                             text: m.text,
                             resolution: res.as_str().to_string(),
+                            kind: kind.as_str().to_string(),
                         });
                     }
                 }

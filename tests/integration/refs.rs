@@ -158,3 +158,38 @@ fn a_home_rooted_path_names_the_file_when_the_root_is_home() {
     );
     assert!(home.contains(&row("CLAUDE.md", "2")), "{home:?}");
 }
+
+#[test]
+fn ties_are_counted_and_make_the_answer_incomplete() {
+    let p = Project::empty();
+    p.write(".claude/a/shared-note.md", "A.\n");
+    p.write(".claude/b/shared-note.md", "B.\n");
+    p.write(".claude/c/reader.md", "Read shared-note.md first.\n");
+    p.write(".claude/a/user.md", "Also shared-note.md here.\n");
+    p.src().args(["index", "--full"]).assert().success();
+    let json = stdout(
+        p.src()
+            .args(["dependents", ".claude/a/shared-note.md", "--json"]),
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("json: {e}: {json}"));
+    assert_eq!(v["unattributed"], 1, "{json}");
+    assert_eq!(v["complete"], false, "{json}");
+    assert_eq!(
+        v["direct"][0]["src"], ".claude/a/user.md",
+        "the nearest one resolves"
+    );
+    assert_eq!(v["direct"][0]["kind"], "file", "{json}");
+    let text = stdout(p.src().args(["dependents", ".claude/a/shared-note.md"]));
+    assert!(
+        text.contains("1 mention(s) of .claude/a/shared-note.md's names could not be attributed"),
+        "{text}"
+    );
+    assert!(text.contains("[file `shared-note.md`]"), "{text}");
+    assert!(text.contains("answer: incomplete"), "{text}");
+    let impact = stdout(
+        p.src()
+            .args(["impact", ".claude/a/shared-note.md", "--format", "json"]),
+    );
+    assert!(impact.contains("could not be attributed"), "{impact}");
+}
