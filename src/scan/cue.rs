@@ -641,7 +641,9 @@ mod tests {
     use super::*;
 
     fn cue(line: &str, name: &str, path: &str) -> Cue {
-        let s = line.find(name).expect("name in line");
+        let s = line
+            .find(name)
+            .unwrap_or_else(|| panic!("{name} in {line}"));
         cue_at(
             line.as_bytes(),
             s,
