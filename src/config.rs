@@ -110,6 +110,9 @@ impl Default for Scope {
                 ".claude/agent-memory/**".into(),
                 ".claude/agent-memory-local/**".into(),
                 ".claude/projects/*/memory/cc-reference/**".into(),
+                // Claude Code's worktree-isolated subagents work in copies of the project here
+                // (also left out wherever a folder holds a git worktree's `.git` file).
+                ".claude/worktrees/**".into(),
             ],
         }
     }

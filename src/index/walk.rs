@@ -223,18 +223,29 @@ pub fn walk(ws: &Workspace, config: &Config) -> Result<Walked> {
     let scope = std::sync::Arc::new(ScopeMatcher::new(&config.scope)?);
     let root = ws.root.clone();
     let state_dir = ws.state_dir.clone();
+    let real_root =
+        std::sync::Arc::new(std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone()));
     let max = config.limits.max_file_bytes;
     let mut builder = walk_builder(ws);
     {
         let scope = scope.clone();
         let root = root.clone();
+        let real_root = real_root.clone();
         builder.filter_entry(move |e| {
-            if !e.file_type().is_some_and(|t| t.is_dir()) || e.depth() == 0 {
+            if e.depth() == 0 {
+                return true;
+            }
+            // Nothing outside the root is read: a link is followed only while it stays inside.
+            if e.path_is_symlink() && !stays_inside(&real_root, e.path()) {
+                return false;
+            }
+            if !e.file_type().is_some_and(|t| t.is_dir()) {
                 return true;
             }
             if e.file_name() == ".git"
                 || e.path() == state_dir
                 || (e.depth() == 1 && e.file_name() == STATE_DIR)
+                || is_other_checkout(e.path())
             {
                 return false;
             }
@@ -384,11 +395,27 @@ impl PathFilter {
             return false;
         }
         let abs = self.root.join(rel);
-        if abs.starts_with(&self.state_dir) || abs.starts_with(self.root.join(STATE_DIR)) {
+        // The state directory is left out only when it lies inside the root: a database kept in
+        // a folder that contains the tree must not exclude the tree.
+        let state_inside = self.state_dir.starts_with(&self.root) && self.state_dir != self.root;
+        if (state_inside && abs.starts_with(&self.state_dir))
+            || abs.starts_with(self.root.join(STATE_DIR))
+        {
             return false;
         }
         let dirs: Vec<&str> = rel.rmatch_indices('/').map(|(i, _)| &rel[..i]).collect();
         if dirs.iter().any(|d| !self.scope.may_enter(d)) {
+            return false;
+        }
+        // Nothing outside the root: a path through a link that leaves it is not ours.
+        let real_root = std::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
+        if std::fs::canonicalize(&abs).is_ok_and(|p| !p.starts_with(&real_root)) {
+            return false;
+        }
+        if dirs
+            .iter()
+            .any(|d| !d.is_empty() && is_other_checkout(&self.root.join(d)))
+        {
             return false;
         }
         // Deepest directory first; in each, .srcignore over .ignore over .gitignore.
@@ -417,6 +444,18 @@ impl PathFilter {
         }
         true
     }
+}
+
+/// Whether `path` (a symlink) resolves to somewhere under `real_root` (the canonical root).
+pub fn stays_inside(real_root: &Path, path: &Path) -> bool {
+    std::fs::canonicalize(path).is_ok_and(|p| p.starts_with(real_root))
+}
+
+/// A directory holding a `.git` *file* is another checkout of a repository: a git worktree
+/// (Claude Code puts a worktree-isolated subagent's in `.claude/worktrees/agent-*/`) or a
+/// submodule. Its files are copies of the project's, never the project's own.
+pub fn is_other_checkout(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(".git")).is_ok_and(|m| m.is_file())
 }
 
 fn load_ignore(dir: &Path, file: &str) -> Option<Gitignore> {

@@ -10,6 +10,7 @@ mod impact;
 mod index;
 mod query;
 mod refs;
+mod safety;
 mod scan;
 mod tour;
 mod workspace;
