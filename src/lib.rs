@@ -11,6 +11,7 @@ pub mod ctx;
 pub mod error;
 pub mod events;
 pub mod export;
+pub mod fsutil;
 pub mod graph;
 pub mod impact;
 pub mod index;

@@ -69,7 +69,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         writeln!(out, "would write {}:", path.display())?;
         write!(out, "{}", plan.after)?;
     } else {
-        let backup = settings::apply(&plan)?;
+        let backup = settings::apply(&plan, &ws.root, &crate::fsutil::backup_dir(&ws.state_dir))?;
         match backup {
             Some(b) => writeln!(
                 out,

@@ -39,13 +39,20 @@ pub struct Args {
     pub uninstall: bool,
 }
 
-/// What `init --claude` added, so `--uninstall` removes exactly that.
+/// What `init --claude` added, so `--uninstall` removes exactly that. Paths are relative to
+/// the root it was written for (`root`); a manifest of another root is refused, so that a copy
+/// of a project never acts on the original (older manifests held absolute paths).
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Manifest {
+    #[serde(default)]
+    root: Option<PathBuf>,
     created_state_dir: bool,
     settings: Option<PathBuf>,
     skills: Vec<PathBuf>,
     execution_code: Option<PatchRecord>,
+    /// Files src replaced, with the copy kept of each: `(path, backup)`, both root-relative.
+    #[serde(default)]
+    backups: Vec<(PathBuf, PathBuf)>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -78,18 +85,40 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     if !args.claude {
         return Ok(ExitCode::SUCCESS);
     }
-    let mut manifest = read_manifest(&ctx.ws).unwrap_or_default();
+    let mut manifest = read_manifest(&ctx.ws)?.unwrap_or_default();
+    manifest.root = Some(canonical(&ctx.ws.root));
     manifest.created_state_dir |= created_state_dir;
+    let backups = crate::fsutil::backup_dir(&ctx.ws.state_dir);
+    let root = ctx.ws.root.clone();
+    let kept = |m: &mut Manifest, out: &mut dyn Write, path: &Path| -> Result<()> {
+        if let Some(b) = crate::fsutil::backup(&root, &backups, path)? {
+            writeln!(
+                out,
+                "backup: {} kept as {}",
+                shown(&ctx.ws, path),
+                shown(&ctx.ws, &b)
+            )?;
+            m.backups.push((rel_to(&root, path), rel_to(&root, &b)));
+        }
+        Ok(())
+    };
 
     let plan = hooks_plan(&ctx.ws, &ctx.config)?;
     for a in &plan.actions {
         writeln!(out, "hooks: {a}")?;
     }
     if plan.changed {
-        settings::apply(&plan)?;
+        if let Some(b) = settings::apply(&plan, &ctx.ws.root, &backups)? {
+            writeln!(
+                out,
+                "backup: {} kept as {}",
+                shown(&ctx.ws, &plan.path),
+                shown(&ctx.ws, &b)
+            )?;
+        }
         writeln!(out, "hooks: wrote {}", plan.path.display())?;
     }
-    manifest.settings = Some(plan.path.clone());
+    manifest.settings = Some(rel_to(&ctx.ws.root, &plan.path));
 
     let skill_plan = skills::plan(&ctx.ws.root, args.force);
     for p in &skill_plan {
@@ -99,20 +128,24 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
             step_word(&p.step),
             shown(&ctx.ws, &p.path)
         )?;
+        if matches!(p.step, Step::Overwrite) {
+            kept(&mut manifest, &mut out, &p.path)?;
+        }
     }
     for path in skills::apply(&skill_plan)? {
-        if !manifest.skills.contains(&path) {
-            manifest.skills.push(path);
+        let rel = rel_to(&ctx.ws.root, &path);
+        if !manifest.skills.contains(&rel) {
+            manifest.skills.push(rel);
         }
     }
 
     if let Some(patch) = skills::execution_code_patch(&ctx.ws.root) {
         if args.patch_execution_code {
-            std::fs::write(&patch.path, &patch.new_text)
-                .with_context(|| format!("writing {}", patch.path.display()))?;
+            kept(&mut manifest, &mut out, &patch.path)?;
+            crate::fsutil::write_atomic(&patch.path, patch.new_text.as_bytes())?;
             writeln!(out, "execution-code: OUTPUT_TO now names execution-impact")?;
             manifest.execution_code = Some(PatchRecord {
-                path: patch.path.clone(),
+                path: rel_to(&ctx.ws.root, &patch.path),
                 old_line: patch.old_line.clone(),
                 new_line: patch.new_line.clone(),
             });
@@ -206,7 +239,7 @@ fn dry_run(ws: &Workspace, args: &Args, out: &mut impl Write) -> Result<ExitCode
 }
 
 fn uninstall(ws: &Workspace, out: &mut impl Write) -> Result<ExitCode> {
-    let Some(m) = read_manifest(ws) else {
+    let Some(m) = read_manifest(ws)? else {
         writeln!(
             out,
             "nothing to undo: no {} found",
@@ -214,54 +247,104 @@ fn uninstall(ws: &Workspace, out: &mut impl Write) -> Result<ExitCode> {
         )?;
         return Ok(ExitCode::SUCCESS);
     };
+    let at = |p: &PathBuf| ws.root.join(p);
+    let backups = crate::fsutil::backup_dir(&ws.state_dir);
     if let Some(path) = &m.settings {
-        let plan = settings::plan_uninstall(path)?;
+        let path = at(path);
+        let plan = settings::plan_uninstall(&path)?;
         for a in &plan.actions {
             writeln!(out, "hooks: {a}")?;
         }
         if plan.changed {
-            settings::apply(&plan)?;
+            if let Some(b) = settings::apply(&plan, &ws.root, &backups)? {
+                writeln!(
+                    out,
+                    "backup: {} kept as {}",
+                    shown(ws, &path),
+                    shown(ws, &b)
+                )?;
+            }
         }
     }
-    for path in &m.skills {
-        if skills::remove_if_ours(path)? {
-            writeln!(out, "skill: removed {}", shown(ws, path))?;
+    for rel in &m.skills {
+        let path = at(rel);
+        if skills::remove_if_ours(&path)? {
+            writeln!(out, "skill: removed {}", shown(ws, &path))?;
         } else if path.exists() {
-            writeln!(out, "skill: kept {} (changed since setup)", shown(ws, path))?;
+            writeln!(
+                out,
+                "skill: kept {} (changed since setup)",
+                shown(ws, &path)
+            )?;
+        }
+    }
+    // Files setup replaced come back from their copies (the first copy of each: the original).
+    let mut restored: Vec<&PathBuf> = Vec::new();
+    for (rel, copy) in &m.backups {
+        if restored.contains(&rel) || m.execution_code.as_ref().is_some_and(|p| &p.path == rel) {
+            continue;
+        }
+        let (path, copy) = (at(rel), at(copy));
+        if !path.exists() && copy.is_file() {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("creating {}", dir.display()))?;
+            }
+            std::fs::copy(&copy, &path)
+                .with_context(|| format!("restoring {} from {}", path.display(), copy.display()))?;
+            writeln!(
+                out,
+                "restored: {} (from {})",
+                shown(ws, &path),
+                shown(ws, &copy)
+            )?;
+            restored.push(rel);
         }
     }
     if let Some(p) = &m.execution_code {
         revert_patch(p, ws, out)?;
     }
-    if m.created_state_dir && ws.state_dir.starts_with(&ws.root) {
+    if m.created_state_dir && ws.state_dir.starts_with(&ws.root) && m.backups.is_empty() {
         std::fs::remove_dir_all(&ws.state_dir)
             .with_context(|| format!("removing {}", ws.state_dir.display()))?;
         writeln!(out, "state: removed {}", ws.state_dir.display())?;
     } else {
         std::fs::remove_file(manifest_path(ws)).ok();
-        writeln!(
-            out,
-            "state: kept {} (it existed before setup)",
-            ws.state_dir.display()
-        )?;
+        let why = if m.backups.is_empty() {
+            "it existed before setup"
+        } else {
+            "it holds the backups of the files setup replaced"
+        };
+        writeln!(out, "state: kept {} ({why})", ws.state_dir.display())?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn revert_patch(p: &PatchRecord, ws: &Workspace, out: &mut impl Write) -> Result<()> {
-    let Ok(text) = std::fs::read_to_string(&p.path) else {
+    let path = ws.root.join(&p.path);
+    let Ok(text) = std::fs::read_to_string(&path) else {
         return Ok(());
     };
     if text.lines().any(|l| l == p.new_line) {
-        std::fs::write(&p.path, text.replacen(&p.new_line, &p.old_line, 1))
-            .with_context(|| format!("writing {}", p.path.display()))?;
+        crate::fsutil::write_atomic(&path, text.replacen(&p.new_line, &p.old_line, 1).as_bytes())?;
         writeln!(
             out,
             "execution-code: OUTPUT_TO restored in {}",
-            shown(ws, &p.path)
+            shown(ws, &path)
         )?;
     }
     Ok(())
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// `path` relative to `root` (as recorded in the manifest); kept whole if outside it.
+fn rel_to(root: &Path, path: &Path) -> PathBuf {
+    path.strip_prefix(root)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| path.to_path_buf())
 }
 
 fn step_word(step: &Step) -> &'static str {
@@ -282,13 +365,55 @@ fn manifest_path(ws: &Workspace) -> PathBuf {
     ws.state_dir.join("setup.json")
 }
 
-fn read_manifest(ws: &Workspace) -> Option<Manifest> {
-    let text = std::fs::read_to_string(manifest_path(ws)).ok()?;
-    serde_json::from_str(&text).ok()
+/// The setup manifest, with every path made relative to this root. A manifest written for
+/// another root (a copy of a project carries its original's) is refused, naming both, and so is
+/// an old one holding an absolute path outside this root: acting on it would change files of
+/// another project.
+fn read_manifest(ws: &Workspace) -> Result<Option<Manifest>> {
+    let path = manifest_path(ws);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    let mut m: Manifest = serde_json::from_str(&text)
+        .with_context(|| format!("reading {}: not a setup manifest", path.display()))?;
+    let here = canonical(&ws.root);
+    let refuse = |other: &Path| {
+        anyhow::anyhow!(
+            "{} was written for the project at {}, not this one at {}: refusing to act on it \
+             (a copy of a project keeps its original's manifest); remove it to start afresh",
+            path.display(),
+            other.display(),
+            here.display()
+        )
+    };
+    if let Some(r) = &m.root {
+        if canonical(r) != here {
+            return Err(refuse(r));
+        }
+    }
+    let fix = |p: &mut PathBuf| -> Result<()> {
+        if p.is_absolute() {
+            let rel = p
+                .strip_prefix(&here)
+                .or_else(|_| p.strip_prefix(&ws.root))
+                .map_err(|_| refuse(p.parent().unwrap_or(p)))?;
+            *p = rel.to_path_buf();
+        }
+        Ok(())
+    };
+    if let Some(s) = m.settings.as_mut() {
+        fix(s)?;
+    }
+    for s in m.skills.iter_mut() {
+        fix(s)?;
+    }
+    if let Some(p) = m.execution_code.as_mut() {
+        fix(&mut p.path)?;
+    }
+    Ok(Some(m))
 }
 
 fn write_manifest(ws: &Workspace, m: &Manifest) -> Result<()> {
     let path = manifest_path(ws);
-    std::fs::write(&path, serde_json::to_string_pretty(m)?)
-        .with_context(|| format!("writing {}", path.display()))
+    crate::fsutil::write_atomic(&path, serde_json::to_string_pretty(m)?.as_bytes())
 }

@@ -3,7 +3,8 @@
 //! Owns the merge of our entries into a settings document. Invariant: every key, hook and order
 //! we did not write survives (serde_json with `preserve_order`); planning twice in a row yields
 //! no change; invalid JSON is refused with the parse error and the file is left untouched; a
-//! write keeps a backup of the previous file (`settings.json.bak`) and replaces atomically.
+//! write keeps a backup of the previous file (under the state folder's `backup/`) and
+//! replaces atomically.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -343,32 +344,20 @@ fn finish(
     })
 }
 
-/// Writes a plan: backup of the previous file, then an atomic replace. Returns the backup path.
-pub fn apply(plan: &Plan) -> Result<Option<PathBuf>> {
+/// Writes a plan: a copy of the previous file under `backup_dir` (at its path relative to
+/// `root`; never a `.bak` beside it, which would be one more file of the user's tree), then an
+/// atomic replace that keeps the file's mode. Returns the backup path.
+pub fn apply(plan: &Plan, root: &Path, backup_dir: &Path) -> Result<Option<PathBuf>> {
     if !plan.changed {
         return Ok(None);
     }
-    let path = &plan.path;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
     let backup = if plan.existed {
-        let b = sibling(path, ".bak");
-        std::fs::copy(path, &b).with_context(|| format!("backing up to {}", b.display()))?;
-        Some(b)
+        crate::fsutil::backup(root, backup_dir, &plan.path)?
     } else {
         None
     };
-    let tmp = sibling(path, ".src-tmp");
-    std::fs::write(&tmp, &plan.after).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+    crate::fsutil::write_atomic(&plan.path, plan.after.as_bytes())?;
     Ok(backup)
-}
-
-fn sibling(path: &Path, suffix: &str) -> PathBuf {
-    let mut s = path.as_os_str().to_os_string();
-    s.push(suffix);
-    PathBuf::from(s)
 }
 
 /// Our handlers found in a settings document: `(event, sub, binary)`.
@@ -429,8 +418,9 @@ mod tests {
                 .count(),
             4
         );
-        apply(&plan)?;
-        assert!(dir.path().join("settings.json.bak").exists());
+        apply(&plan, dir.path(), &dir.path().join(".src/backup/t"))?;
+        assert!(!dir.path().join("settings.json.bak").exists());
+        assert!(dir.path().join(".src/backup/t/settings.json").exists());
         let again = plan_install(&path, bin, &want)?;
         assert!(!again.changed, "{:?}", again.actions);
         assert!(again

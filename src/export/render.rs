@@ -5,10 +5,9 @@
 //! inputs (no clock), entries are in path order, and `Entry count` is the number of sections in
 //! the file.
 
-use std::io::Write as _;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::Entry;
 
@@ -137,19 +136,8 @@ pub fn write_if_changed(path: &Path, text: &str) -> Result<bool> {
     if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(false);
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    tmp.write_all(text.as_bytes())
-        .and_then(|()| tmp.as_file().sync_all())
-        .with_context(|| format!("writing a temporary file in {}", dir.display()))?;
-    tmp.persist(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("replacing {}", path.display()))?;
+    // Created with the user's umask, and a rewrite keeps the file's mode.
+    crate::fsutil::write_atomic(path, text.as_bytes())?;
     Ok(true)
 }
 

@@ -442,10 +442,18 @@ fn hooks_install_merges_idempotently_and_uninstalls_exactly() {
         std::fs::read_to_string(p.path(".claude/settings.json")).unwrap_or_default(),
         SEED_SETTINGS
     );
-    p.src().args(["hooks", "install"]).assert().success();
+    let said = crate::util::stdout_of(p.src().args(["hooks", "install"]));
     let first = std::fs::read_to_string(p.path(".claude/settings.json")).unwrap_or_default();
+    // The previous file is kept under the state folder, never as a `.bak` beside it.
+    assert!(!p.path(".claude/settings.json.bak").exists());
+    let kept = said
+        .split("previous file kept as ")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .unwrap_or_else(|| panic!("no backup named: {said}"));
+    assert!(kept.contains("/.src/backup/"), "{kept}");
     assert_eq!(
-        std::fs::read_to_string(p.path(".claude/settings.json.bak")).unwrap_or_default(),
+        std::fs::read_to_string(kept).unwrap_or_default(),
         SEED_SETTINGS
     );
     let again = crate::util::stdout_of(p.src().args(["hooks", "install"]));

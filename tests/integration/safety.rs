@@ -102,3 +102,115 @@ fn a_git_worktree_inside_the_project_is_not_indexed() {
     );
     assert!(files.contains(".claude/agents/planner-x.md"), "{files}");
 }
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    let st = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap_or_else(|e| panic!("cp: {e}"));
+    assert!(st.success());
+}
+
+#[test]
+fn uninstall_in_a_copy_never_touches_the_original() {
+    let d = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let proj = d.path().join("proj");
+    std::fs::create_dir_all(proj.join(".git")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::create_dir_all(proj.join(".claude")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(proj.join(".claude/settings.json"), "{\"model\": \"x\"}\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let at = |root: &std::path::Path| {
+        let mut c = crate::util::src();
+        c.current_dir(root).arg("--root").arg(root);
+        c
+    };
+    at(&proj).args(["init", "--claude"]).assert().success();
+    let settings_before = std::fs::read(proj.join(".claude/settings.json")).unwrap_or_default();
+    let skill = proj.join(".claude/skills/execution-impact/SKILL.md");
+    assert!(skill.is_file());
+    let copy = d.path().join("proj2");
+    copy_tree(&proj, &copy);
+    let out = at(&copy)
+        .args(["init", "--claude", "--uninstall"])
+        .output()
+        .unwrap_or_else(|e| panic!("run: {e}"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "refused");
+    assert!(
+        err.contains("proj2") && err.contains("written for"),
+        "{err}"
+    );
+    assert!(skill.is_file(), "the original's skill is still there");
+    assert_eq!(
+        std::fs::read(proj.join(".claude/settings.json")).unwrap_or_default(),
+        settings_before
+    );
+    // The original uninstalls itself as before.
+    at(&proj)
+        .args(["init", "--claude", "--uninstall"])
+        .assert()
+        .success();
+    assert!(!skill.exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn force_keeps_a_copy_of_the_users_skill_and_uninstall_restores_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let p = Project::empty();
+    p.write(".claude/settings.json", "{}\n");
+    std::fs::set_permissions(
+        p.path(".claude/settings.json"),
+        std::fs::Permissions::from_mode(0o664),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    p.write(".claude/skills/manage-codebase/SKILL.md", "my own skill\n");
+    let out = stdout(p.src().args(["init", "--claude", "--force"]));
+    assert!(
+        out.contains("backup: .claude/skills/manage-codebase/SKILL.md kept as .src/backup/"),
+        "{out}"
+    );
+    assert!(
+        !p.path(".claude/settings.json.bak").exists(),
+        "no .bak beside the user's file"
+    );
+    let mode = std::fs::metadata(p.path(".claude/settings.json"))
+        .map(|m| m.permissions().mode() & 0o777)
+        .unwrap_or(0);
+    assert_eq!(mode, 0o664, "settings.json keeps its mode");
+    let ours = std::fs::read_to_string(p.path(".claude/skills/manage-codebase/SKILL.md"))
+        .unwrap_or_default();
+    assert_ne!(ours, "my own skill\n");
+    let out = stdout(p.src().args(["init", "--claude", "--uninstall"]));
+    assert!(
+        out.contains("restored: .claude/skills/manage-codebase/SKILL.md"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(p.path(".claude/skills/manage-codebase/SKILL.md"))
+            .unwrap_or_default(),
+        "my own skill\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn the_exported_map_is_created_with_the_users_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let p = Project::empty();
+    p.write(".claude/a.md", "x\n");
+    p.src().args(["index"]).assert().success();
+    p.src().args(["export-map"]).assert().success();
+    let map = p.path(".claude/agent-memory/analyst/codebase-map.md");
+    assert!(map.is_file(), "the default map path");
+    p.write("probe", "");
+    let want = std::fs::metadata(p.path("probe"))
+        .map(|m| m.permissions().mode() & 0o777)
+        .unwrap_or(0);
+    let got = std::fs::metadata(&map)
+        .map(|m| m.permissions().mode() & 0o777)
+        .unwrap_or(0);
+    assert_eq!(got, want, "{}", map.display());
+}
