@@ -23,6 +23,20 @@ impl Ctx {
         Ctx::open_ws(ws)
     }
 
+    /// `open` for commands that only read: where no database exists yet (no project here) it
+    /// says so and creates nothing, instead of leaving a `.src/` behind wherever it was run.
+    pub fn open_existing(opts: &GlobalOpts) -> Result<Ctx> {
+        let ws = Workspace::resolve(opts)?;
+        if !ws.db_path.exists() {
+            anyhow::bail!(
+                "no src project here ({}: no {}): run `src init`",
+                ws.root.display(),
+                ws.db_path.display()
+            );
+        }
+        Ctx::open_ws(ws)
+    }
+
     pub fn open_ws(ws: Workspace) -> Result<Ctx> {
         let loaded = config::load(&ws.config_path)?;
         for w in &loaded.warnings {

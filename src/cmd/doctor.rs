@@ -31,6 +31,10 @@ pub struct Args {
     /// Print a JSON report (`level`, `reason`, `findings`)
     #[arg(long)]
     pub json: bool,
+    /// Move a database SQLite cannot use aside (it is kept, renamed), create a new one, rebuild
+    /// the index and bring back the events the hooks spilled meanwhile
+    #[arg(long)]
+    pub repair: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -62,6 +66,16 @@ impl Checks {
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     let ws = Workspace::resolve(g)?;
+    if !ws.state_dir.exists() && !ws.db_path.exists() {
+        anyhow::bail!(
+            "no src project here ({}: no {}): run `src init`",
+            ws.root.display(),
+            ws.db_path.display()
+        );
+    }
+    if args.repair {
+        repair(&ws)?;
+    }
     let report = diagnose(&ws)?;
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -78,6 +92,57 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--repair`: a database SQLite cannot use is renamed aside (never deleted), a new one is
+/// created and indexed, and the spill journal is ingested by opening it.
+fn repair(ws: &Workspace) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    if ws.db_path.exists() && store::probe_with(&ws.db_path, true).is_err() {
+        let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+        for suffix in ["", "-wal", "-shm"] {
+            let from = std::path::PathBuf::from(format!("{}{suffix}", ws.db_path.display()));
+            if from.exists() {
+                let to = std::path::PathBuf::from(format!(
+                    "{}.broken-{stamp}{suffix}",
+                    ws.db_path.display()
+                ));
+                std::fs::rename(&from, &to).map_err(|e| {
+                    anyhow::anyhow!("moving {} aside to {}: {e}", from.display(), to.display())
+                })?;
+                writeln!(
+                    out,
+                    "repair: moved {} aside to {}",
+                    from.display(),
+                    to.display()
+                )?;
+            }
+        }
+    } else {
+        writeln!(
+            out,
+            "repair: {} is usable; nothing moved",
+            ws.db_path.display()
+        )?;
+    }
+    let ctx = Ctx::open_ws(ws.clone())?;
+    let report = index::run(
+        &ctx,
+        &index::IndexOptions {
+            full: true,
+            progress: false,
+        },
+    )?;
+    let events: i64 = ctx
+        .store
+        .conn()?
+        .query_row("SELECT count(*) FROM events", [], |r| r.get(0))?;
+    writeln!(
+        out,
+        "repair: index rebuilt ({} files, {} edges); {events} event(s) in the database",
+        report.files_in_scope, report.edges
+    )?;
+    Ok(())
 }
 
 /// Runs every check and decides the level.
@@ -192,6 +257,12 @@ fn is_executable(p: &Path) -> bool {
 
 /// Schema version and writability, without migrating. True when both are fine.
 fn check_database(ws: &Workspace, c: &mut Checks) -> bool {
+    if ws.db_path.exists() {
+        if let Err(e) = store::probe_with(&ws.db_path, true) {
+            c.add("error", "database", format!("{e:#}"));
+            return false;
+        }
+    }
     if !ws.db_path.is_file() {
         c.add(
             "warn",

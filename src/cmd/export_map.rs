@@ -42,7 +42,12 @@ pub struct Args {
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
-    let ctx = Ctx::open(g)?;
+    // Checking a map only reads: no project here is said, not created.
+    let ctx = if args.check.is_some() {
+        Ctx::open_existing(g)?
+    } else {
+        Ctx::open(g)?
+    };
     let max_lines = args.max_lines.unwrap_or(ctx.config.map.max_lines);
     match &args.check {
         Some(path) => run_check(&ctx, args, path.as_deref(), max_lines),

@@ -37,7 +37,7 @@ pub struct Args {
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
-    let ctx = Ctx::open(g)?;
+    let ctx = Ctx::open_existing(g)?;
     index::run(
         &ctx,
         &IndexOptions {

@@ -83,7 +83,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
 }
 
 fn show(g: &GlobalOpts, id: i64, format: Format) -> Result<ExitCode> {
-    let ctx = Ctx::open(g)?;
+    let ctx = Ctx::open_existing(g)?;
     let conn = ctx.store.conn()?;
     let Some(run) = runs::load(&conn, id)? else {
         return Err(usage(format!(

@@ -81,7 +81,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     }
     if let Some(name) = &args.name {
         let q = catalog::find(name)?;
-        let ctx = Ctx::open(g)?;
+        let ctx = Ctx::open_existing(g)?;
         let locate = |raw: &str| locate(&ctx.ws, raw);
         let values = params::resolve(
             &format!("query `{}`", q.name),
@@ -128,7 +128,7 @@ fn locate(ws: &Workspace, raw: &str) -> Result<String> {
 fn open_existing(db: &Path) -> Result<rusqlite::Connection> {
     if !db.is_file() {
         anyhow::bail!(
-            "no database at {}; run `src init` and `src index` first",
+            "no src project here (no database at {}): run `src init` and `src index` first",
             db.display()
         );
     }

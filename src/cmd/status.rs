@@ -19,7 +19,7 @@ pub struct Args {
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
-    let ctx = Ctx::open(g)?;
+    let ctx = Ctx::open_existing(g)?;
     let st = crate::index::status(&ctx)?;
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -124,6 +124,11 @@ impl Store {
                     .with_context(|| format!("creating directory {}", dir.display()))?;
             }
         }
+        // A file that is no database (corrupt, truncated, a directory) is reported at once with
+        // the way out; the pool would retry it until its connection timeout.
+        if path.exists() {
+            probe(path)?;
+        }
         let manager = SqliteConnectionManager::file(path).with_init(move |c| {
             configure(c, BUSY_TIMEOUT)?;
             map_reads(c)?;
@@ -164,6 +169,46 @@ impl Store {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// Opens `path` once and reads its schema: `Err` naming the file and the repair when SQLite
+/// cannot use it.
+pub fn probe(path: &Path) -> Result<()> {
+    probe_with(path, false)
+}
+
+/// `probe`, and with `thorough` SQLite's `quick_check` too (reads every page: for `doctor`,
+/// not for every command's start).
+pub fn probe_with(path: &Path, thorough: bool) -> Result<()> {
+    let broken = |e: &dyn std::fmt::Display| {
+        anyhow::anyhow!(
+            "database {} cannot be used ({e}): run `src doctor --repair` to move it aside \
+             (it is kept), rebuild the index and bring back the spilled events",
+            path.display()
+        )
+    };
+    if path.is_dir() {
+        return Err(broken(&"it is a directory"));
+    }
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| broken(&e))?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| broken(&e))?;
+    conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| {
+        r.get::<_, i64>(0)
+    })
+    .map_err(|e| broken(&e))?;
+    if thorough {
+        let check: String = conn
+            .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
+            .map_err(|e| broken(&e))?;
+        if check != "ok" {
+            return Err(broken(&format!("quick_check: {check}")));
+        }
+    }
+    Ok(())
 }
 
 /// One plain connection for short-lived processes (hooks): no pool thread, a caller-chosen busy

@@ -37,6 +37,13 @@ fn redact_dates(text: &str) -> String {
     out
 }
 
+/// The map fixture as a project (`src init` run: read-only commands need one).
+fn map_tree() -> Project {
+    let p = Project::from_fixture("map-tree");
+    p.src().arg("init").assert().success();
+    p
+}
+
 fn check_json(p: &Project, args: &[&str]) -> (i32, serde_json::Value) {
     let out = p
         .src()
@@ -79,7 +86,7 @@ fn sections(text: &str) -> Vec<(String, String, String)> {
 
 #[test]
 fn validator_accepts_the_valid_map() {
-    let p = Project::from_fixture("map-tree");
+    let p = map_tree();
     let (code, v) = check_json(&p, &[]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["valid"], true);
@@ -100,7 +107,7 @@ fn validator_reports_one_code_per_broken_map() {
         ("unparseable", "E_UNPARSEABLE"),
         ("duplicate_entry", "E_DUPLICATE_ENTRY"),
     ];
-    let p = Project::from_fixture("map-tree");
+    let p = map_tree();
     for (file, want) in cases {
         let broken = fixtures().join("map-broken").join(format!("{file}.md"));
         let (code, v) = check_json(&p, &[&broken.display().to_string()]);
@@ -115,7 +122,7 @@ fn validator_reports_one_code_per_broken_map() {
 
 #[test]
 fn validator_text_output_and_missing_map() {
-    let p = Project::from_fixture("map-tree");
+    let p = map_tree();
     std::fs::remove_file(p.path(MAP)).unwrap_or_else(|e| panic!("rm: {e}"));
     let out = p
         .src()
@@ -132,7 +139,7 @@ fn validator_text_output_and_missing_map() {
 
 #[test]
 fn check_report_is_the_l1_staleness_check() {
-    let p = Project::from_fixture("map-tree");
+    let p = map_tree();
     let yaml = stdout_of(p.src().args(["export-map", "--check", "--report"]));
     let v: serde_json::Value =
         serde_yaml::from_str(&yaml).unwrap_or_else(|e| panic!("yaml: {e}: {yaml}"));
@@ -204,7 +211,7 @@ fn map_of_the_claude_tree() {
 
 #[test]
 fn corrupt_map_is_reported_then_regenerated() {
-    let p = Project::from_fixture("map-tree");
+    let p = map_tree();
     p.write(MAP, "\u{0}garbage, not a map\n## \n");
     let (code, v) = check_json(&p, &[]);
     assert_eq!(code, 1);
@@ -277,7 +284,7 @@ fn over_long_map_prunes_the_lowest_priority_entries() {
 
 #[test]
 fn files_changed_in_the_last_sessions_are_hot() {
-    let p = Project::from_fixture("map-tree");
+    let p = map_tree();
     let hook = ".claude/hooks/on-file-change.sh";
     let level = |p: &Project| {
         let text = stdout_of(p.src().args(["export-map", "--out", "-"]));
@@ -311,7 +318,7 @@ fn files_changed_in_the_last_sessions_are_hot() {
 
 #[test]
 fn export_to_stdout_with_scope() {
-    let p = Project::from_fixture("map-tree");
+    let p = map_tree();
     let text = stdout_of(
         p.src()
             .args(["export-map", "--out", "-", "--scope", ".claude/agents/"]),
@@ -389,7 +396,7 @@ fn e(a: &str, b: &str) -> (String, String) {
 
 #[test]
 fn graph_as_mermaid_and_dot() {
-    let p = Project::from_fixture("map-tree");
+    let p = map_tree();
     let implementer = "n__claude_agents_implementer_md";
     let claude = "n__claude_CLAUDE_md";
     let skill = "n__claude_skills_execution_code_SKILL_md";
@@ -467,7 +474,7 @@ fn mtime(path: &Path) -> SystemTime {
 
 #[test]
 fn a_map_inside_the_scope_never_lists_itself() {
-    let p = Project::from_fixture("map-tree");
+    let p = map_tree();
     p.write(
         ".src/config.yaml",
         "map:\n  path: .claude/codebase-map.md\n",

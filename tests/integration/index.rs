@@ -159,7 +159,8 @@ fn depth_two_names_the_intermediate() {
 #[test]
 fn unindexed_file_is_never_reported_as_having_no_dependents() {
     let p = Project::from_fixture("engine-basic");
-    // No index: a live scan answers and says so.
+    p.src().arg("init").assert().success();
+    // A project with no index yet: a live scan answers and says so.
     let v = json(
         &p,
         &["dependents", ".claude/agents/implementer.md", "--json"],
@@ -227,6 +228,7 @@ fn status_recommends_by_share_of_stale_files() {
     }
     p.write(".gitignore", ".claude/agents/ignored.md\n");
     p.write(".claude/agents/ignored.md", "ignored\n");
+    p.src().arg("init").assert().success();
     let v = json(&p, &["status", "--json"]);
     assert_eq!(v["recommendation"], "full-regeneration", "{v}");
     p.src().arg("index").assert().success();

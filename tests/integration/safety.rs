@@ -214,3 +214,99 @@ fn the_exported_map_is_created_with_the_users_umask() {
         .unwrap_or(0);
     assert_eq!(got, want, "{}", map.display());
 }
+
+#[test]
+fn read_only_commands_create_nothing_where_there_is_no_project() {
+    let d = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    for args in [
+        vec!["status"],
+        vec!["doctor"],
+        vec!["query", "files"],
+        vec!["query", "--sql", "SELECT 1"],
+        vec!["dependents", "x.md"],
+        vec!["graph"],
+        vec!["impact", "show", "1"],
+        vec!["export-map", "--check"],
+    ] {
+        let out = crate::util::src()
+            .current_dir(d.path())
+            .arg("--root")
+            .arg(d.path())
+            .args(&args)
+            .output()
+            .unwrap_or_else(|e| panic!("run: {e}"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("no src project here") || err.contains("does not exist"),
+            "{args:?}: {err}"
+        );
+        assert!(!d.path().join(".src").exists(), "{args:?} created .src/");
+    }
+}
+
+#[test]
+fn a_corrupt_database_is_reported_at_once_and_repaired_with_its_events() {
+    let p = Project::from_fixture("engine-basic");
+    p.src().args(["index"]).assert().success();
+    // A recorder event while the database is broken goes to the spill journal.
+    std::fs::write(
+        p.path(".src/src.db"),
+        b"this is not a database, just bytes\n".repeat(300),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_file(p.path(".src/src.db-wal"));
+    let _ = std::fs::remove_file(p.path(".src/src.db-shm"));
+    let payload = serde_json::json!({
+        "session_id": "s-corrupt", "hook_event_name": "PostToolUse", "tool_name": "Edit",
+        "tool_use_id": "t1", "cwd": p.root(),
+        "tool_input": {"file_path": p.path(".claude/agents/implementer.md")},
+        "tool_response": {"success": true}
+    });
+    p.src()
+        .args(["hook", "post-tool-use"])
+        .write_stdin(payload.to_string())
+        .assert()
+        .success()
+        .stdout("");
+    let t = std::time::Instant::now();
+    let out = p
+        .src()
+        .args(["status"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(5),
+        "no 10 s wait"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("src.db") && err.contains("src doctor --repair"),
+        "{err}"
+    );
+    let doc = p
+        .src()
+        .args(["doctor"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(String::from_utf8_lossy(&doc.stdout).contains("cannot be used"));
+    let rep = p
+        .src()
+        .args(["doctor", "--repair"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let rep = String::from_utf8_lossy(&rep.stdout).into_owned();
+    assert!(rep.contains("moved") && rep.contains(".broken-"), "{rep}");
+    let events = stdout(p.src().args(["query", "events", "--format", "tsv"]));
+    assert!(
+        events.contains("s-corrupt"),
+        "the spilled event came back: {events}"
+    );
+    let kept = std::fs::read_dir(p.path(".src"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().contains(".broken-"));
+    assert!(kept, "the broken file is kept");
+}
