@@ -56,6 +56,14 @@ pub struct Args {
     /// Run the SQL in this file (as --sql)
     #[arg(long, value_name = "FILE")]
     pub sql_file: Option<PathBuf>,
+    /// Stop ad-hoc SQL that runs longer than this many seconds (0: no limit)
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 30,
+        env = "SRC_QUERY_TIME_LIMIT"
+    )]
+    pub time_limit: u64,
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
@@ -105,7 +113,8 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     let conn = open_existing(&ws.db_path)?;
     query::tune_for_reads(&conn)?;
     let mut sink = query::sink(format, &mut out);
-    query::run_adhoc(&conn, &sql, &args.params, sink.as_mut())?;
+    let limit = (args.time_limit > 0).then(|| std::time::Duration::from_secs(args.time_limit));
+    query::run_adhoc_within(&conn, &sql, &args.params, sink.as_mut(), limit)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -56,6 +56,40 @@ pub fn run_adhoc(
     stream(&mut stmt, sql, sink)
 }
 
+/// `run_adhoc` stopped after `limit` (an endless recursive CTE would otherwise run until killed):
+/// a timer thread interrupts the statement, which then fails with a message naming the limit.
+pub fn run_adhoc_within(
+    conn: &Connection,
+    sql: &str,
+    given: &[(String, String)],
+    sink: &mut dyn Sink,
+    limit: Option<std::time::Duration>,
+) -> Result<u64> {
+    let Some(limit) = limit else {
+        return run_adhoc(conn, sql, given, sink);
+    };
+    let handle = conn.get_interrupt_handle();
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    let timer = std::thread::spawn(move || {
+        if wait.recv_timeout(limit) == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+            handle.interrupt();
+            return true;
+        }
+        false
+    });
+    let result = run_adhoc(conn, sql, given, sink);
+    let _ = done.send(());
+    let fired = timer.join().unwrap_or(false);
+    match result {
+        Err(_) if fired => Err(anyhow::anyhow!(
+            "stopped: the SQL ran longer than the time limit of {} s (--time-limit SECS, 0 for \
+             none; SRC_QUERY_TIME_LIMIT); nothing was changed",
+            limit.as_secs()
+        )),
+        other => other,
+    }
+}
+
 /// Pragmas that take an argument only to say what to read.
 const READING_PRAGMAS: &[&str] = &[
     "table_info",
@@ -72,22 +106,30 @@ const READING_PRAGMAS: &[&str] = &[
 
 /// Statements that `sqlite3_stmt_readonly` calls read-only yet reach outside the database file
 /// or change the connection: ATTACH/DETACH (another file), VACUUM (`VACUUM INTO` writes a new
-/// file) and pragma assignments (`PRAGMA query_only = 0`).
+/// file) and pragma assignments (`PRAGMA query_only = 0`). Decided on SQL tokens, not text:
+/// quoted names (`PRAGMA [query_only]=0`, ``PRAGMA `writable_schema`=ON``) are names too.
 fn refuse_side_doors(sql: &str) -> Result<()> {
-    let (first, rest) = first_word(sql);
-    let first = first.to_ascii_uppercase();
-    let refused = match first.as_str() {
-        "ATTACH" | "DETACH" | "VACUUM" => Some(first.clone()),
-        "PRAGMA" => {
-            let (name, after) = first_word(rest);
-            let (name, after) = match after.trim_start().strip_prefix('.') {
-                Some(qualified) => first_word(qualified),
-                None => (name, after),
+    let toks = tokens(sql);
+    let word = |i: usize| match toks.get(i) {
+        Some(Tok::Word(w)) => Some(w.to_ascii_uppercase()),
+        _ => None,
+    };
+    let refused = match word(0).as_deref() {
+        Some(w @ ("ATTACH" | "DETACH" | "VACUUM")) => Some(w.to_string()),
+        Some("PRAGMA") => {
+            // PRAGMA [schema .] name [= value | (value)]
+            let (name, next) = match (toks.get(1), toks.get(2), toks.get(3)) {
+                (Some(Tok::Word(_)), Some(Tok::Punct('.')), Some(Tok::Word(n))) => (n.clone(), 4),
+                (Some(Tok::Word(n)), ..) => (n.clone(), 2),
+                _ => (String::new(), 1),
             };
-            let after = after.trim_start();
-            let sets = after.starts_with('=')
-                || (after.starts_with('(')
-                    && !READING_PRAGMAS.contains(&name.to_ascii_lowercase().as_str()));
+            let sets = match toks.get(next) {
+                Some(Tok::Punct('=')) => true,
+                Some(Tok::Punct('(')) => {
+                    !READING_PRAGMAS.contains(&name.to_ascii_lowercase().as_str())
+                }
+                _ => false,
+            };
             sets.then(|| format!("setting PRAGMA {name}"))
         }
         _ => None,
@@ -102,23 +144,73 @@ fn refuse_side_doors(sql: &str) -> Result<()> {
     }
 }
 
-/// The first word of `sql` after whitespace and comments, and what follows it.
-fn first_word(sql: &str) -> (&str, &str) {
-    let mut s = sql;
-    loop {
-        s = s.trim_start();
-        if let Some(rest) = s.strip_prefix("--") {
-            s = rest.split_once('\n').map(|(_, r)| r).unwrap_or("");
-        } else if let Some(rest) = s.strip_prefix("/*") {
-            s = rest.split_once("*/").map(|(_, r)| r).unwrap_or("");
+/// An SQL token: a keyword or name (quoted names unquoted), a literal, or one punctuation mark.
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Word(String),
+    Literal,
+    Punct(char),
+}
+
+/// SQLite's lexical rules, as far as the guard needs them: comments skipped, `"x"`, `[x]` and
+/// `` `x` `` are names, `'x'` is a string (doubled quotes escape), numbers and blobs literals.
+fn tokens(sql: &str) -> Vec<Tok> {
+    let b: Vec<char> = sql.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_whitespace() {
+            i += 1;
+        } else if c == '-' && b.get(i + 1) == Some(&'-') {
+            while i < b.len() && b[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && b.get(i + 1) == Some(&'*') {
+            i += 2;
+            while i < b.len() && !(b[i] == '*' && b.get(i + 1) == Some(&'/')) {
+                i += 1;
+            }
+            i += 2;
+        } else if matches!(c, '"' | '`' | '\'' | '[') {
+            let close = if c == '[' { ']' } else { c };
+            let mut text = String::new();
+            i += 1;
+            while i < b.len() {
+                if b[i] == close {
+                    if close != ']' && b.get(i + 1) == Some(&close) {
+                        text.push(close);
+                        i += 2;
+                        continue;
+                    }
+                    break;
+                }
+                text.push(b[i]);
+                i += 1;
+            }
+            i += 1;
+            out.push(if c == '\'' {
+                Tok::Literal
+            } else {
+                Tok::Word(text)
+            });
+        } else if c.is_alphanumeric() || c == '_' || c == '$' {
+            let st = i;
+            while i < b.len() && (b[i].is_alphanumeric() || b[i] == '_' || b[i] == '$') {
+                i += 1;
+            }
+            let w: String = b[st..i].iter().collect();
+            if w.starts_with(|ch: char| ch.is_ascii_digit()) {
+                out.push(Tok::Literal);
+            } else {
+                out.push(Tok::Word(w));
+            }
         } else {
-            break;
+            out.push(Tok::Punct(c));
+            i += 1;
         }
     }
-    let end = s
-        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .unwrap_or(s.len());
-    s.split_at(end)
+    out
 }
 
 fn prepare<'c>(conn: &'c Connection, sql: &str) -> Result<Statement<'c>> {
@@ -209,10 +301,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn first_word_skips_comments() {
-        assert_eq!(first_word("  -- x\n /* y */ attach 'a' as b").0, "attach");
-        assert_eq!(first_word("SELECT 1"), ("SELECT", " 1"));
-        assert_eq!(first_word(""), ("", ""));
+    fn tokens_skip_comments_and_unquote_names() {
+        let t = tokens("  -- x\n /* y */ attach 'a' as [b c]");
+        assert_eq!(t[0], Tok::Word("attach".into()));
+        assert_eq!(t[1], Tok::Literal);
+        assert_eq!(t[3], Tok::Word("b c".into()));
+        assert!(tokens("").is_empty());
+        assert!(refuse_side_doors("  -- x\n /* y */ attach 'a' as b").is_err());
+    }
+
+    #[test]
+    fn quoted_pragma_names_are_names() {
+        for sql in [
+            "PRAGMA [query_only]=0",
+            "PRAGMA `writable_schema`=ON",
+            "PRAGMA \"locking_mode\"=EXCLUSIVE",
+            "PRAGMA main.[query_only] = 0",
+            "-- x\n PRAGMA \"query_only\"(0)",
+        ] {
+            assert!(refuse_side_doors(sql).is_err(), "{sql}");
+        }
+        assert!(refuse_side_doors("SELECT '[PRAGMA x=1]' AS t").is_ok());
+        assert!(refuse_side_doors("PRAGMA \"table_info\"(files)").is_ok());
     }
 
     #[test]

@@ -12,7 +12,7 @@ pub mod params;
 pub mod schema;
 
 pub use catalog::{CannedQuery, ParamSpec, ParamType};
-pub use exec::{run_adhoc, run_canned};
+pub use exec::{run_adhoc, run_adhoc_within, run_canned};
 pub use format::{sink, Format, Sink};
 
 /// Read-side tuning for a query connection: memory-mapped reads (whole-graph aggregations on a

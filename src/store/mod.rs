@@ -223,18 +223,27 @@ pub fn open_fast(path: &Path, busy: Duration) -> Result<Connection> {
     Ok(conn)
 }
 
-/// A read-only connection (open flag and `PRAGMA query_only`) for ad-hoc SQL.
+/// A read-only connection (`PRAGMA query_only`, and the read-only open flag while another
+/// process has the database open) for ad-hoc SQL. A read leaves no files behind: on a cleanly
+/// closed database (no `-wal` beside it) the connection is opened read-write with `query_only`
+/// on, so that closing it removes the `-wal` and `-shm` that opening created, as SQLite does for
+/// the last connection; a read-only open could not remove them.
 pub fn open_readonly(path: &Path) -> Result<Connection> {
-    let conn = Connection::open_with_flags(
-        path,
+    let wal = PathBuf::from(format!("{}-wal", path.display()));
+    let flags = if wal.exists() {
         OpenFlags::SQLITE_OPEN_READ_ONLY
             | OpenFlags::SQLITE_OPEN_NO_MUTEX
-            | OpenFlags::SQLITE_OPEN_URI,
-    )
-    .with_context(|| format!("opening database {} read-only", path.display()))?;
+            | OpenFlags::SQLITE_OPEN_URI
+    } else {
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI
+    };
+    let conn = Connection::open_with_flags(path, flags)
+        .with_context(|| format!("opening database {} read-only", path.display()))?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
-    map_reads(&conn)?;
     conn.pragma_update(None, "query_only", "ON")?;
+    map_reads(&conn)?;
     Ok(conn)
 }
 

@@ -68,6 +68,9 @@ fn writes_through_sql_are_refused_and_change_nothing() {
         "PRAGMA journal_mode = DELETE",
         "VACUUM INTO 'copy.db'",
         "WITH x AS (SELECT 1) DELETE FROM files",
+        "PRAGMA [query_only]=0",
+        "PRAGMA `writable_schema`=ON",
+        "PRAGMA \"locking_mode\"=EXCLUSIVE",
     ] {
         let out = p.src().args(["query", "--sql", sql]).output();
         let out = out.unwrap_or_else(|e| panic!("run: {e}"));
@@ -85,6 +88,35 @@ fn writes_through_sql_are_refused_and_change_nothing() {
     );
     assert_eq!(rows, "n\n3\n");
     assert_eq!(db_hash(&p), before);
+}
+
+#[test]
+fn a_read_leaves_no_files_and_an_endless_query_is_stopped() {
+    let p = seeded();
+    let wal = p.path(".src/src.db-wal");
+    let shm = p.path(".src/src.db-shm");
+    assert!(!wal.exists() && !shm.exists(), "cleanly closed");
+    stdout_of(p.src().args(["query", "--sql", "SELECT 1"]));
+    assert!(!wal.exists() && !shm.exists(), "a read leaves no -wal/-shm");
+    let t = std::time::Instant::now();
+    let out = p
+        .src()
+        .args([
+            "query",
+            "--time-limit",
+            "1",
+            "--sql",
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c",
+        ])
+        .output()
+        .unwrap_or_else(|e| panic!("run: {e}"));
+    assert!(t.elapsed() < std::time::Duration::from_secs(8));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr_of(&out).contains("time limit of 1 s"),
+        "{}",
+        stderr_of(&out)
+    );
 }
 
 #[test]
