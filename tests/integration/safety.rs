@@ -310,3 +310,25 @@ fn a_corrupt_database_is_reported_at_once_and_repaired_with_its_events() {
         .any(|e| e.file_name().to_string_lossy().contains(".broken-"));
     assert!(kept, "the broken file is kept");
 }
+
+#[test]
+fn src_debug_off_values_write_no_file() {
+    let p = Project::from_fixture("engine-basic");
+    p.src().args(["index"]).assert().success();
+    for v in ["0", "off", "false"] {
+        // A failing hook run (not JSON) is the path that writes debug lines.
+        p.src()
+            .env("SRC_DEBUG", v)
+            .env("CLAUDE_PROJECT_DIR", p.root())
+            .args(["hook", "subagent-stop"])
+            .write_stdin("not json")
+            .assert()
+            .success();
+        p.src()
+            .env("SRC_DEBUG", v)
+            .args(["index"])
+            .assert()
+            .success();
+        assert!(!p.path(v).exists(), "SRC_DEBUG={v} wrote a file named {v}");
+    }
+}
