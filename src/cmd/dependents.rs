@@ -85,6 +85,10 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
             )))
         }
     };
+    let file = {
+        let conn = ctx.store.conn()?;
+        graph::locate_file(&conn, &ctx.ws.root, &file).map_err(crate::error::usage)?
+    };
     let answer = if index::is_built(&ctx)? {
         from_index(&ctx, &file, args.depth)?
     } else {

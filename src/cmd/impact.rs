@@ -70,6 +70,26 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     let ctx = Ctx::open(g)?;
     impact::analyze::lap("open", &mut t);
     let input = latest_session(&ctx, input)?;
+    // A FILE argument that names nothing is a usage error (exit 2), not "0 dependents"; a
+    // unique path suffix names its file, as in `graph`.
+    let input = match input {
+        Input::Files(paths) => {
+            let conn = ctx.store.conn()?;
+            let mut out = Vec::with_capacity(paths.len());
+            for p in paths {
+                match ctx.ws.locate(&p) {
+                    crate::workspace::Located::Inside(rel) => {
+                        let rel =
+                            crate::graph::locate_file(&conn, &ctx.ws.root, &rel).map_err(usage)?;
+                        out.push(ctx.ws.root.join(rel));
+                    }
+                    crate::workspace::Located::Outside(_) => out.push(p),
+                }
+            }
+            Input::Files(out)
+        }
+        other => other,
+    };
     let outcome = impact::analyze(&ctx, &input)?;
     for w in &outcome.warnings {
         eprintln!("warning: {w}");

@@ -90,7 +90,11 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     if let Some(name) = &args.name {
         let q = catalog::find(name)?;
         let ctx = Ctx::open_existing(g)?;
-        let locate = |raw: &str| locate(&ctx.ws, raw);
+        let conn = ctx.store.conn()?;
+        let locate = |raw: &str| {
+            let rel = locate(&ctx.ws, raw)?;
+            crate::graph::locate_file(&conn, &ctx.ws.root, &rel).map_err(usage)
+        };
         let values = params::resolve(
             &format!("query `{}`", q.name),
             &q.params,

@@ -47,6 +47,59 @@ fn row_edge(r: &rusqlite::Row<'_>) -> rusqlite::Result<Edge> {
     })
 }
 
+/// What a file argument names, decided once for every command (`dependents`, `impact`,
+/// `graph`, `query -p file=`): the root-relative path of a file on disk or in the index, else
+/// the one indexed file whose path ends with it (`execution-code/SKILL.md`, as the map and the
+/// graph print them). `Err` says why not: a directory, nothing by that name, or several files
+/// (listed).
+pub fn locate_file(conn: &Connection, root: &std::path::Path, rel: &str) -> Result<String, String> {
+    let rel = rel.trim_start_matches("./").trim_end_matches('/');
+    let abs = root.join(rel);
+    if abs.is_dir() {
+        return Err(format!("{rel} is a directory, not a file"));
+    }
+    let indexed = |p: &str| -> bool {
+        conn.query_row("SELECT 1 FROM files WHERE path = ?1", [p], |_| Ok(()))
+            .is_ok()
+    };
+    if abs.is_file() || indexed(rel) {
+        return Ok(rel.to_string());
+    }
+    let suffix = format!(
+        "%/{}",
+        rel.replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_")
+    );
+    let hits: Vec<String> = conn
+        .prepare_cached(
+            "SELECT path FROM files WHERE path LIKE ?1 ESCAPE '\\' ORDER BY path LIMIT 11",
+        )
+        .and_then(|mut st| {
+            st.query_map([&suffix], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<String>>>()
+        })
+        .map_err(|e| format!("looking up {rel}: {e}"))?;
+    // LIKE is case-insensitive for ASCII: keep exact suffixes only.
+    let hits: Vec<String> = hits
+        .into_iter()
+        .filter(|p| p.ends_with(&format!("/{rel}")))
+        .collect();
+    match hits.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err(format!(
+            "{rel}: no such file (not on disk under {}, not in the index)",
+            root.display()
+        )),
+        many => Err(format!(
+            "{rel} is ambiguous: it ends {} indexed paths: {}{}",
+            many.len(),
+            many.iter().take(10).cloned().collect::<Vec<_>>().join(", "),
+            if many.len() > 10 { ", …" } else { "" }
+        )),
+    }
+}
+
 /// Mentions of a name that `file` bears which resolved to no file because several files
 /// qualified equally (ties), from files that do not bear the name themselves: what an answer
 /// about `file`'s dependents could not attribute. Weak mentions (plain words) are not counted.

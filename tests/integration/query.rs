@@ -203,12 +203,15 @@ fn injection_through_a_param_value_is_inert() {
         "x' OR '1'='1",
         "a.md\" OR 1=1 --",
     ] {
-        let rows = stdout_of(
-            p.src()
-                .args(["query", "dependents", "--param"])
-                .arg(format!("file={evil}")),
-        );
-        assert_eq!(rows, "src\tline\tpattern\tevidence\tresolution\n", "{evil}");
+        // A value naming no file is a usage error; it never reaches SQL as text.
+        let out = p
+            .src()
+            .args(["query", "dependents", "--param"])
+            .arg(format!("file={evil}"))
+            .output()
+            .unwrap_or_else(|e| panic!("run: {e}"));
+        assert_eq!(out.status.code(), Some(2), "{evil}");
+        assert!(stderr_of(&out).contains("no such file"), "{evil}");
     }
     let n = stdout_of(
         p.src()

@@ -193,3 +193,42 @@ fn ties_are_counted_and_make_the_answer_incomplete() {
     );
     assert!(impact.contains("could not be attributed"), "{impact}");
 }
+
+#[test]
+fn file_arguments_are_files_a_unique_suffix_or_a_clear_error() {
+    let p = indexed();
+    let code = |args: &[&str]| {
+        let out = p
+            .src()
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (c, err) = code(&["dependents", "nope/missing.md"]);
+    assert_eq!(c, Some(2), "{err}");
+    assert!(err.contains("no such file"), "{err}");
+    let (c, err) = code(&["dependents", ".claude/skills"]);
+    assert_eq!(c, Some(2));
+    assert!(err.contains("is a directory"), "{err}");
+    // A suffix naming one indexed file is accepted, as `graph` and the map print them.
+    let text = stdout(p.src().args(["dependents", "code-audit/SKILL.md"]));
+    assert!(
+        text.starts_with(".claude/skills/code-audit/SKILL.md:"),
+        "{text}"
+    );
+    // An ambiguous suffix lists the candidates.
+    let (c, err) = code(&["dependents", "coding-style.md"]);
+    assert_eq!(c, Some(2));
+    assert!(
+        err.contains("ambiguous")
+            && err.contains(".claude/rules/common/coding-style.md")
+            && err.contains(".claude/rules/python/coding-style.md"),
+        "{err}"
+    );
+    let (c, _) = code(&["query", "dependents", "-p", "file=nope.md"]);
+    assert_eq!(c, Some(2));
+}
