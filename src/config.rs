@@ -290,7 +290,39 @@ fn validate(c: &Config) -> std::result::Result<(), String> {
 
 /// The commented default config that `src init` writes.
 pub fn default_yaml() -> String {
-    let body = serde_yaml::to_string(&Config::default()).unwrap_or_default();
+    yaml_for(&Config::default())
+}
+
+/// Folders at a project's root that hold Claude Code components the way plugins and
+/// marketplaces lay them out (`agents/`, `skills/`, `plugins/<p>/…`), each with the glob that
+/// covers it.
+const LAYOUT_DIRS: &[(&str, &str)] = &[
+    ("agents", "agents/**"),
+    ("skills", "skills/**"),
+    ("commands", "commands/**"),
+    ("hooks", "hooks/**"),
+    ("rules", "rules/**"),
+    ("plugins", "plugins/**"),
+    (".claude-plugin", ".claude-plugin/**"),
+];
+
+/// The default scope widened to the plugin or marketplace folders found at `root`, and the
+/// folders found (empty: the default `.claude/` scope fits).
+pub fn scope_for_tree(root: &Path) -> (Scope, Vec<String>) {
+    let mut scope = Scope::default();
+    let mut found = Vec::new();
+    for (dir, glob) in LAYOUT_DIRS {
+        if root.join(dir).is_dir() {
+            scope.include.push((*glob).to_string());
+            found.push(format!("{dir}/"));
+        }
+    }
+    (scope, found)
+}
+
+/// The commented config file for `config`.
+pub fn yaml_for(config: &Config) -> String {
+    let body = serde_yaml::to_string(config).unwrap_or_default();
     format!(
         "# src configuration. Every key is optional: a key left out keeps its default.\n\
          # scope: globs relative to the project root, gitignore-style (include, then exclude).\n\

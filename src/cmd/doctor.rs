@@ -354,6 +354,35 @@ fn check_runs(ws: &Workspace, c: &mut Checks) {
     }
 }
 
+/// Warns when folders of a plugin or marketplace layout lie at the root but the scope leaves
+/// them out (the index then holds a handful of files and every answer is empty).
+fn check_scope_fits(ws: &Workspace, config: &crate::config::Config, c: &mut Checks) {
+    let (_, found) = crate::config::scope_for_tree(&ws.root);
+    let covered = |dir: &str| {
+        let d = dir.trim_end_matches('/');
+        config.scope.include.iter().any(|g| {
+            let g = g.trim_start_matches('/');
+            g.starts_with("**") || g == d || g.starts_with(&format!("{d}/"))
+        })
+    };
+    let left_out: Vec<&String> = found.iter().filter(|d| !covered(d)).collect();
+    if left_out.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = left_out.iter().map(|d| d.as_str()).collect();
+    c.add(
+        "warn",
+        "scope",
+        format!(
+            "the scope leaves out {} at the root (a plugin or marketplace layout): add them to \
+             scope.include in {} (e.g. \"{}**\") and run `src index`",
+            names.join(", "),
+            ws.config_path.display(),
+            names[0]
+        ),
+    );
+}
+
 /// Index presence and staleness; Err says why the level is `degraded`.
 fn check_index(
     ws: &Workspace,
@@ -369,6 +398,7 @@ fn check_index(
         config,
         store,
     };
+    check_scope_fits(ws, &ctx.config, c);
     if !index::is_built(&ctx).unwrap_or(false) {
         c.add(
             "warn",

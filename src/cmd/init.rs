@@ -184,9 +184,23 @@ fn write_config(ws: &Workspace, out: &mut impl Write) -> Result<()> {
     if let Some(dir) = ws.config_path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    std::fs::write(&ws.config_path, config::default_yaml())
+    // A plugin or a marketplace keeps its components at the root, not under `.claude/`: the
+    // scope covers what is there, and says so.
+    let (scope, found) = config::scope_for_tree(&ws.root);
+    let cfg = config::Config {
+        scope,
+        ..config::Config::default()
+    };
+    std::fs::write(&ws.config_path, config::yaml_for(&cfg))
         .with_context(|| format!("writing {}", ws.config_path.display()))?;
     writeln!(out, "config: {} (written)", ws.config_path.display())?;
+    if !found.is_empty() {
+        writeln!(
+            out,
+            "scope: a plugin or marketplace layout ({}): included beside .claude/",
+            found.join(", ")
+        )?;
+    }
     Ok(())
 }
 

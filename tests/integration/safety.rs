@@ -332,3 +332,34 @@ fn src_debug_off_values_write_no_file() {
         assert!(!p.path(v).exists(), "SRC_DEBUG={v} wrote a file named {v}");
     }
 }
+
+#[test]
+fn init_covers_a_plugin_layout_and_doctor_warns_when_the_scope_does_not() {
+    let p = Project::empty();
+    p.write("agents/planner-bot.md", "Plans.\n");
+    p.write("skills/deep-dive/SKILL.md", "Use planner-bot.\n");
+    p.write(".claude-plugin/plugin.json", "{\"name\": \"x\"}\n");
+    let out = stdout(p.src().arg("init"));
+    assert!(
+        out.contains("scope: a plugin or marketplace layout"),
+        "{out}"
+    );
+    p.src().arg("index").assert().success();
+    let edges = stdout(p.src().args(["query", "edges", "--format", "tsv"]));
+    assert!(
+        edges.contains("skills/deep-dive/SKILL.md\tagents/planner-bot.md"),
+        "{edges}"
+    );
+    // A config that leaves them out draws a warning.
+    p.write(".src/config.yaml", "scope:\n  include: [\".claude/**\"]\n");
+    let doc = p
+        .src()
+        .args(["doctor"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&doc.stdout);
+    assert!(
+        text.contains("the scope leaves out agents/, skills/"),
+        "{text}"
+    );
+}
