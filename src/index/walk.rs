@@ -336,6 +336,43 @@ pub fn walk(ws: &Workspace, config: &Config) -> Result<Walked> {
         }
     }
     out.errors = errors.into_inner();
+    // As in git, `.gitignore` applies to untracked files only: tracked files under an ignored
+    // folder (a project's `.claude/projects/<p>/memory/*.md`) are in scope like any other.
+    for rel in tracked_but_ignored(&root) {
+        let abs = root.join(&rel);
+        let dirs_ok = rel
+            .rmatch_indices('/')
+            .map(|(i, _)| &rel[..i])
+            .all(|d| scope.may_enter(d));
+        if !scope.includes_file(&rel)
+            || !dirs_ok
+            || rel.split('/').any(|c| c == ".git" || c == STATE_DIR)
+            || abs.starts_with(&ws.state_dir) && ws.state_dir.starts_with(&root)
+            || rel.contains(['\n', '\r'])
+        {
+            continue;
+        }
+        match std::fs::symlink_metadata(&abs) {
+            Ok(md) if md.is_file() => {
+                let (size, mtime_ns) = stat_of(&md);
+                if size > max {
+                    out.skipped.push(Skip {
+                        path: rel,
+                        reason: "too-large",
+                        size: Some(size),
+                        mtime_ns: Some(mtime_ns),
+                    });
+                } else {
+                    out.entries.push(Entry {
+                        path: rel,
+                        size,
+                        mtime_ns,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
     out.entries.sort_by(|a, b| a.path.cmp(&b.path));
     out.entries.dedup_by(|a, b| a.path == b.path);
     out.skipped.sort_by(|a, b| a.path.cmp(&b.path));
@@ -355,6 +392,8 @@ pub struct PathFilter {
     /// Parsed ignore files by (directory, file name): paths of one stop share ancestors, and a
     /// missing file is remembered too (most directories have none).
     ignores: Mutex<IgnoreCache>,
+    /// Tracked files that ignore rules would leave out (asked of git once, when first needed).
+    tracked_ignored: std::sync::OnceLock<std::collections::HashSet<String>>,
 }
 
 impl PathFilter {
@@ -364,6 +403,7 @@ impl PathFilter {
             root: ws.root.clone(),
             state_dir: ws.state_dir.clone(),
             ignores: Mutex::new(HashMap::new()),
+            tracked_ignored: std::sync::OnceLock::new(),
         })
     }
 
@@ -435,7 +475,11 @@ impl PathFilter {
                 };
                 let m = gi.matched_path_or_any_parents(sub, false);
                 if m.is_ignore() {
-                    return false;
+                    // Ignore rules apply to untracked files only, as in git.
+                    return self
+                        .tracked_ignored
+                        .get_or_init(|| tracked_but_ignored(&self.root).into_iter().collect())
+                        .contains(rel);
                 }
                 if m.is_whitelist() {
                     return true;
@@ -444,6 +488,52 @@ impl PathFilter {
         }
         true
     }
+}
+
+/// Files git tracks under `root` that its ignore rules would leave out, root-relative: asked of
+/// git itself (`git ls-files --cached --ignored --exclude-standard`), which lists just these, so
+/// the cost is one read of git's index. Empty when `root` is not in a repository or git is
+/// missing: then ignore files decide, as before.
+pub fn tracked_but_ignored(root: &Path) -> Vec<String> {
+    if !root.join(".git").exists() && !root.ancestors().skip(1).any(|a| a.join(".git").exists()) {
+        return Vec::new();
+    }
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--ignored",
+            "--exclude-standard",
+            "--full-name",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output();
+    let Ok(out) = out else { return Vec::new() };
+    if !out.status.success() {
+        return Vec::new();
+    }
+    // `--full-name` paths are relative to the repository's top; make them relative to `root`.
+    let top = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["rev-parse", "--show-prefix"])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    out.stdout
+        .split(|b| *b == 0)
+        .filter(|p| !p.is_empty())
+        .filter_map(|p| std::str::from_utf8(p).ok())
+        .filter_map(|p| p.strip_prefix(top.as_str()).map(str::to_string))
+        .collect()
 }
 
 /// Whether `path` (a symlink) resolves to somewhere under `real_root` (the canonical root).

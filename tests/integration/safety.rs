@@ -363,3 +363,61 @@ fn init_covers_a_plugin_layout_and_doctor_warns_when_the_scope_does_not() {
         "{text}"
     );
 }
+
+#[test]
+fn tracked_files_under_an_ignored_folder_are_indexed() {
+    let git = |p: &Project, args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(p.root())
+            .args(["-c", "user.email=t@example.invalid", "-c", "user.name=t"])
+            .args(args)
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    let p = Project::empty();
+    let _ = std::fs::remove_dir_all(p.path(".git"));
+    if !git(&p, &["init", "-q"]) {
+        eprintln!("skipped: git is not installed");
+        return;
+    }
+    p.write(".gitignore", ".claude/projects/\n");
+    p.write(".claude/agents/planner-bot.md", "Plans.\n");
+    p.write(
+        ".claude/projects/home/memory/MEMORY.md",
+        "Ask planner-bot first.\n",
+    );
+    p.write(
+        ".claude/projects/home/memory/scratch.md",
+        "Untracked: planner-bot.\n",
+    );
+    assert!(git(
+        &p,
+        &["add", "-f", ".claude/projects/home/memory/MEMORY.md"]
+    ));
+    assert!(git(&p, &["add", ".gitignore", ".claude/agents"]));
+    assert!(git(&p, &["commit", "-q", "-m", "x"]));
+    p.src().args(["index", "--full"]).assert().success();
+    let edges = stdout(p.src().args(["query", "edges", "--format", "tsv"]));
+    assert!(
+        edges.contains(".claude/projects/home/memory/MEMORY.md\t.claude/agents/planner-bot.md"),
+        "{edges}"
+    );
+    assert!(
+        !edges.contains("scratch.md"),
+        "an untracked ignored file stays out: {edges}"
+    );
+    // A hook's refresh of the tracked file agrees with the walk.
+    p.write(
+        ".claude/projects/home/memory/MEMORY.md",
+        "Ask planner-bot again.\n",
+    );
+    let out = stdout(p.src().args([
+        "impact",
+        ".claude/agents/planner-bot.md",
+        "--format",
+        "json",
+    ]));
+    assert!(out.contains("MEMORY.md"), "{out}");
+}
