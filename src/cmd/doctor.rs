@@ -175,6 +175,15 @@ pub fn diagnose(ws: &Workspace) -> Result<Report> {
     } else {
         c.add("ok", "spill", "no spill backlog");
     }
+    c.add(
+        "ok",
+        "spill",
+        format!(
+            "fallback journal (when {} cannot take an event): {}",
+            ws.state_dir.display(),
+            spill::fallback_dir(ws).display()
+        ),
+    );
     let index_ok = if db_ok {
         check_runs(ws, &mut c);
         check_index(ws, config, &mut c)

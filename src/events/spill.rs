@@ -37,23 +37,69 @@ pub struct Line {
     pub duration_us: u64,
 }
 
+/// Where a spilled line goes when the state directory cannot take it (a full disk, a read-only
+/// or broken `.src`): `$SRC_SPILL_FALLBACK`, else the user's state directory
+/// (`$XDG_STATE_HOME/src/spill/<project>`, `~/.local/state/src/spill/<project>`), else the temp
+/// directory, with `<project>` a hash of the root so that projects never mix. Every command
+/// ingests it too; `src doctor` names it.
+pub fn fallback_dir(ws: &Workspace) -> PathBuf {
+    let root = fs::canonicalize(&ws.root).unwrap_or_else(|_| ws.root.clone());
+    let key = blake3::hash(root.to_string_lossy().as_bytes()).to_hex()[..16].to_string();
+    if let Some(dir) = std::env::var_os("SRC_SPILL_FALLBACK").filter(|v| !v.is_empty()) {
+        return PathBuf::from(dir).join(key);
+    }
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| PathBuf::from(h).join(".local/state"))
+        });
+    match state {
+        Some(s) => s.join("src").join("spill").join(key),
+        None => std::env::temp_dir().join("src-spill").join(key),
+    }
+}
+
+/// The directories holding journals: the state directory and, when it exists, the fallback.
+fn journal_dirs(ws: &Workspace) -> Vec<PathBuf> {
+    let mut dirs = vec![ws.state_dir.clone()];
+    let fb = fallback_dir(ws);
+    if fb.is_dir() {
+        dirs.push(fb);
+    }
+    dirs
+}
+
 /// Appends one line to the journal with a single `write`, creating the state directory if
-/// needed.
+/// needed; when that fails, to the fallback journal (`fallback_dir`).
 pub fn append(ws: &Workspace, line: &Line) -> Result<()> {
     let mut buf = serde_json::to_vec(line).context("encoding a spill line")?;
     buf.push(b'\n');
-    let path = ws.spill_path();
+    match append_to(&ws.state_dir, &buf) {
+        Ok(()) => Ok(()),
+        Err(first) => {
+            let fb = fallback_dir(ws);
+            append_to(&fb, &buf).map_err(|e| {
+                anyhow::anyhow!("{first:#}; and the fallback journal failed too: {e:#}")
+            })
+        }
+    }
+}
+
+fn append_to(dir: &std::path::Path, buf: &[u8]) -> Result<()> {
+    let path = dir.join("spill.jsonl");
     let open = || OpenOptions::new().append(true).create(true).open(&path);
     let mut file = match open() {
         Ok(f) => f,
         Err(_) => {
-            fs::create_dir_all(&ws.state_dir)
-                .with_context(|| format!("creating {}", ws.state_dir.display()))?;
+            fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
             open().with_context(|| format!("opening {}", path.display()))?
         }
     };
     let n = file
-        .write(&buf)
+        .write(buf)
         .with_context(|| format!("appending to {}", path.display()))?;
     if n != buf.len() {
         anyhow::bail!(
@@ -65,10 +111,10 @@ pub fn append(ws: &Workspace, line: &Line) -> Result<()> {
     Ok(())
 }
 
-/// Journal files waiting for ingestion: the live journal (when not empty) and renamed ones.
-fn pending_files(ws: &Workspace) -> Vec<PathBuf> {
+/// Journal files waiting for ingestion in `dir`: the renamed ones.
+fn pending_files(dir: &std::path::Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let Ok(entries) = fs::read_dir(&ws.state_dir) else {
+    let Ok(entries) = fs::read_dir(dir) else {
         return out;
     };
     for entry in entries.flatten() {
@@ -84,15 +130,22 @@ fn pending_files(ws: &Workspace) -> Vec<PathBuf> {
 
 /// Whether anything waits in the journal (a stat and a directory read; cheap).
 pub fn has_backlog(ws: &Workspace) -> bool {
-    let live = fs::metadata(ws.spill_path()).is_ok_and(|m| m.len() > 0);
-    live || !pending_files(ws).is_empty()
+    journal_dirs(ws).iter().any(|d| {
+        fs::metadata(d.join("spill.jsonl")).is_ok_and(|m| m.len() > 0)
+            || !pending_files(d).is_empty()
+    })
 }
 
-/// Number of lines in the live journal, i.e. events no command has ingested yet.
+/// Number of lines in the live journals, i.e. events no command has ingested yet.
 pub fn backlog_lines(ws: &Workspace) -> usize {
-    fs::read(ws.spill_path())
-        .map(|b| b.iter().filter(|&&c| c == b'\n').count())
-        .unwrap_or(0)
+    journal_dirs(ws)
+        .iter()
+        .map(|d| {
+            fs::read(d.join("spill.jsonl"))
+                .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+                .unwrap_or(0)
+        })
+        .sum()
 }
 
 /// What one ingestion did.
@@ -106,13 +159,24 @@ pub struct Ingested {
 /// Moves every journal line into `events` (idempotently), then deletes renamed journals that
 /// have been quiet for [`GRACE`].
 pub fn ingest(ws: &Workspace, conn: &mut Connection) -> Result<Ingested> {
-    let live = ws.spill_path();
+    let mut total = Ingested::default();
+    for dir in journal_dirs(ws) {
+        let got = ingest_dir(&dir, conn)?;
+        total.lines += got.lines;
+        total.inserted += got.inserted;
+        total.malformed += got.malformed;
+    }
+    Ok(total)
+}
+
+fn ingest_dir(dir: &std::path::Path, conn: &mut Connection) -> Result<Ingested> {
+    let live = dir.join("spill.jsonl");
     if fs::metadata(&live).is_ok_and(|m| m.len() > 0) {
         let nanos = SystemTime::now()
             .duration_since(SystemTime::UNIX_EPOCH)
             .map(|d| d.as_nanos())
             .unwrap_or(0);
-        let target = ws.state_dir.join(format!(
+        let target = dir.join(format!(
             "{INGESTING_PREFIX}{nanos:024}-{}{INGESTING_SUFFIX}",
             std::process::id()
         ));
@@ -124,7 +188,7 @@ pub fn ingest(ws: &Workspace, conn: &mut Connection) -> Result<Ingested> {
         }
     }
     let mut total = Ingested::default();
-    for file in pending_files(ws) {
+    for file in pending_files(dir) {
         let quiet = fs::metadata(&file)
             .and_then(|m| m.modified())
             .ok()

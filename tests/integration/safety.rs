@@ -421,3 +421,65 @@ fn tracked_files_under_an_ignored_folder_are_indexed() {
     ]));
     assert!(out.contains("MEMORY.md"), "{out}");
 }
+
+#[test]
+fn an_event_the_state_folder_cannot_take_goes_to_the_fallback_and_comes_back() {
+    let p = Project::from_fixture("engine-basic");
+    p.src().args(["index"]).assert().success();
+    let fallback = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    // The database is broken and the journal cannot be written where it lives.
+    std::fs::write(p.path(".src/src.db"), b"garbage".repeat(1000))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_file(p.path(".src/src.db-wal"));
+    let _ = std::fs::remove_file(p.path(".src/spill.jsonl"));
+    std::fs::create_dir_all(p.path(".src/spill.jsonl")).unwrap_or_else(|e| panic!("{e}"));
+    let payload = serde_json::json!({
+        "session_id": "s-full-disk", "hook_event_name": "PostToolUse", "tool_name": "Write",
+        "tool_use_id": "t9", "cwd": p.root(),
+        "tool_input": {"file_path": p.path(".claude/agents/implementer.md")},
+        "tool_response": {"success": true}
+    });
+    p.src()
+        .env("SRC_SPILL_FALLBACK", fallback.path())
+        .env("CLAUDE_PROJECT_DIR", p.root())
+        .args(["hook", "post-tool-use"])
+        .write_stdin(payload.to_string())
+        .assert()
+        .success()
+        .stdout("");
+    let spilled: Vec<_> = walk_files(fallback.path());
+    assert!(
+        spilled.iter().any(|f| std::fs::read_to_string(f)
+            .unwrap_or_default()
+            .contains("s-full-disk")),
+        "{spilled:?}"
+    );
+    // doctor names the fallback; once the folder is fixed, a command brings the event back.
+    std::fs::remove_dir(p.path(".src/spill.jsonl")).unwrap_or_else(|e| panic!("{e}"));
+    let doc = p
+        .src()
+        .env("SRC_SPILL_FALLBACK", fallback.path())
+        .args(["doctor", "--repair"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(String::from_utf8_lossy(&doc.stdout).contains("fallback journal"));
+    let events = stdout(
+        p.src()
+            .env("SRC_SPILL_FALLBACK", fallback.path())
+            .args(["query", "events", "--format", "tsv"]),
+    );
+    assert!(events.contains("s-full-disk"), "{events}");
+}
+
+fn walk_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk_files(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
