@@ -130,8 +130,9 @@ impl Hop1 {
                     name_some(cut)
                 ));
             }
+            // TRANSITIVE rows over the cap are cut with a note, but the answer stays whole: only
+            // a DIRECT row cut makes it partial (every DIRECT dependent needs looking at).
             if trans_cut > 0 {
-                out.truncated = true;
                 out.notes.push(format!(
                     "{c}: {trans_cut} TRANSITIVE dependent(s) beyond impact.max_direct_per_file = {} counted, not listed",
                     self.limit
@@ -349,6 +350,20 @@ mod tests {
             .iter()
             .any(|n| n.contains("2 DIRECT") && n.contains("d4.md")));
         assert!(a.notes.iter().any(|n| n.contains("1 TRANSITIVE")));
+    }
+
+    #[test]
+    fn only_a_direct_cut_makes_the_answer_partial() {
+        let hop1_edges: Vec<Edge> = (0..3)
+            .map(|i| e(&format!("d{i}.md"), "c.md", "c", 1))
+            .collect();
+        let h = hop1(&s(&["c.md"]), &hop1_edges, 3);
+        let hop2: Vec<Edge> = (0..4)
+            .map(|i| e(&format!("t{i}.md"), "d0.md", "d0", 1))
+            .collect();
+        let a = h.finish(&hop2, Path::new("/r"), 20);
+        assert!(!a.truncated, "no DIRECT row was cut");
+        assert!(a.notes.iter().any(|n| n.contains("4 TRANSITIVE")), "{:?}", a.notes);
     }
 
     #[test]

@@ -142,9 +142,29 @@ pub fn status(ctx: &Ctx) -> Result<Status> {
         missing,
         new,
         skipped,
-        last_full_scan: meta_get(&conn, META_LAST_FULL)?,
-        last_incremental_scan: meta_get(&conn, META_LAST_INCREMENTAL)?,
+        last_full_scan: meta_get(&conn, META_LAST_FULL)?.map(|t| to_seconds(&t)),
+        last_incremental_scan: meta_get(&conn, META_LAST_INCREMENTAL)?.map(|t| to_seconds(&t)),
         recommendation,
         reason,
     })
+}
+
+/// A stored RFC 3339 time shown to the second (`2026-11-24T22:36:54+00:00`): the nanoseconds
+/// the index keeps for ordering say nothing to a reader.
+pub fn to_seconds(t: &str) -> String {
+    chrono::DateTime::parse_from_rfc3339(t)
+        .map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, false))
+        .unwrap_or_else(|_| t.to_string())
+}
+
+#[cfg(test)]
+mod seconds_tests {
+    #[test]
+    fn times_are_shown_to_the_second() {
+        assert_eq!(
+            super::to_seconds("2026-11-24T22:36:54.441336289+00:00"),
+            "2026-11-24T22:36:54+00:00"
+        );
+        assert_eq!(super::to_seconds("not a time"), "not a time");
+    }
 }
