@@ -128,10 +128,7 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
         let names = DisplayNames::load_for(&conn, involved)?;
         let pairs = pairs.iter().map(|(s, d)| (s.as_str(), d.as_str()));
         let mut a = build(&paths, pairs, false, &names);
-        a.unattributed = crate::graph::unattributed(&conn, &paths)?
-            .iter()
-            .map(|(_, n)| n)
-            .sum();
+        a.unattributed = crate::graph::unattributed_distinct(&conn, &paths)?;
         Some(a)
     } else {
         Some(live(ctx, &paths, deadline)?)

@@ -97,11 +97,19 @@ fn run_export(ctx: &Ctx, args: &Args, max_lines: usize) -> Result<ExitCode> {
         },
     };
     let rendered = render::render(&header, entries, max_lines);
+    let unattributed: u64 = if args.report {
+        let conn = ctx.store.conn()?;
+        let files: Vec<String> = rendered.kept.iter().map(|e| e.path.clone()).collect();
+        crate::graph::unattributed_distinct(&conn, &files)?
+    } else {
+        0
+    };
     let mut out = std::io::stdout().lock();
     let Some(target) = target else {
         out.write_all(rendered.text.as_bytes())?;
         if args.report {
-            let h = Health::after_export(None, &rendered.kept, "-");
+            let mut h = Health::after_export(None, &rendered.kept, "-");
+            h.unattributed_mentions = unattributed;
             eprint!("{}", h.to_yaml()?);
         }
         return Ok(ExitCode::SUCCESS);
@@ -117,7 +125,8 @@ fn run_export(ctx: &Ctx, args: &Args, max_lines: usize) -> Result<ExitCode> {
         .map(|b| parse::parse(&String::from_utf8_lossy(&b), today()));
     let written = render::write_if_changed(&target, &rendered.text)?;
     if args.report {
-        let h = Health::after_export(previous.as_ref(), &rendered.kept, &shown);
+        let mut h = Health::after_export(previous.as_ref(), &rendered.kept, &shown);
+        h.unattributed_mentions = unattributed;
         write!(out, "{}", h.to_yaml()?)?;
     } else {
         let pruned = match rendered.pruned.len() {

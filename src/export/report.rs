@@ -25,6 +25,9 @@ pub struct Health {
     pub new_entries_added: usize,
     pub entries_updated: usize,
     pub map_path: String,
+    /// Mentions of the listed files that could not be attributed (ties between same-named
+    /// files): their refd_by lists may be short by that much.
+    pub unattributed_mentions: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub staleness_report: Option<Staleness>,
 }
@@ -41,6 +44,7 @@ impl Health {
             new_entries_added: 0,
             entries_updated: 0,
             map_path: map_path.to_string(),
+            unattributed_mentions: 0,
             staleness_report: None,
         }
     }

@@ -108,6 +108,20 @@ const UNATTRIBUTED: &str = "SELECT count(*) FROM names n JOIN mentions m ON m.na
        AND m.src_id <> n.file_id \
        AND NOT EXISTS (SELECT 1 FROM names o WHERE o.file_id = m.src_id AND o.name = m.name)";
 
+/// How many distinct mentions could not be attributed among all of `files` (a tie between two
+/// of them counts once).
+pub fn unattributed_distinct(conn: &Connection, files: &[String]) -> Result<u64> {
+    let sql = UNATTRIBUTED.replace("SELECT count(*)", "SELECT m.src_id, m.line, m.name");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut seen: HashSet<(i64, i64, String)> = HashSet::new();
+    for f in files {
+        for r in stmt.query_map([f], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
+            seen.insert(r?);
+        }
+    }
+    Ok(seen.len() as u64)
+}
+
 /// How many mentions of each of `files` could not be attributed (see `UNATTRIBUTED`); files
 /// with none are left out.
 pub fn unattributed(conn: &Connection, files: &[String]) -> Result<Vec<(String, u64)>> {

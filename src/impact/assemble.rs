@@ -363,7 +363,11 @@ mod tests {
             .collect();
         let a = h.finish(&hop2, Path::new("/r"), 20);
         assert!(!a.truncated, "no DIRECT row was cut");
-        assert!(a.notes.iter().any(|n| n.contains("4 TRANSITIVE")), "{:?}", a.notes);
+        assert!(
+            a.notes.iter().any(|n| n.contains("4 TRANSITIVE")),
+            "{:?}",
+            a.notes
+        );
     }
 
     #[test]

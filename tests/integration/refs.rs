@@ -192,6 +192,8 @@ fn ties_are_counted_and_make_the_answer_incomplete() {
             .args(["impact", ".claude/a/shared-note.md", "--format", "json"]),
     );
     assert!(impact.contains("could not be attributed"), "{impact}");
+    let report = stdout(p.src().args(["export-map", "--report", "--max-lines", "0"]));
+    assert!(report.contains("unattributed_mentions: 1"), "{report}");
 }
 
 #[test]
