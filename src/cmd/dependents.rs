@@ -170,7 +170,23 @@ fn from_index(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
                 indirect.push(dependent(e, Some(via)));
             }
         }
-        indirect.sort_by(|a, b| (&a.src, &a.via, a.line).cmp(&(&b.src, &b.via, b.line)));
+        indirect.sort_by(|a, b| (&a.src, a.line, &a.via).cmp(&(&b.src, b.line, &b.via)));
+        // One row per `src:line`, its intermediate files listed together.
+        let mut merged: Vec<Dependent> = Vec::with_capacity(indirect.len());
+        for d in indirect {
+            match merged.last_mut() {
+                Some(last) if last.src == d.src && last.line == d.line => {
+                    if let (Some(v), Some(new)) = (last.via.as_mut(), d.via) {
+                        if !v.split(", ").any(|x| x == new) {
+                            v.push_str(", ");
+                            v.push_str(&new);
+                        }
+                    }
+                }
+                _ => merged.push(d),
+            }
+        }
+        indirect = merged;
     }
     let last_scan = [index::META_LAST_INCREMENTAL, index::META_LAST_FULL]
         .iter()

@@ -234,3 +234,29 @@ fn file_arguments_are_files_a_unique_suffix_or_a_clear_error() {
     let (c, _) = code(&["query", "dependents", "-p", "file=nope.md"]);
     assert_eq!(c, Some(2));
 }
+
+#[test]
+fn depth_two_lists_each_line_once_with_its_intermediates() {
+    let p = Project::empty();
+    p.write(".claude/agents/core-agent.md", "Core.\n");
+    p.write(".claude/docs/one-doc.md", "Uses core-agent.\n");
+    p.write(".claude/docs/two-doc.md", "Uses core-agent too.\n");
+    p.write(
+        ".claude/top.md",
+        "Read one-doc.md and two-doc.md together.\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let text = stdout(
+        p.src()
+            .args(["dependents", ".claude/agents/core-agent.md", "--depth", "2"]),
+    );
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(".claude/top.md:1:"))
+        .collect();
+    assert_eq!(rows.len(), 1, "{text}");
+    assert!(
+        rows[0].contains("(via .claude/docs/one-doc.md, .claude/docs/two-doc.md)"),
+        "{text}"
+    );
+}
