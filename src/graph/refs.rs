@@ -22,8 +22,6 @@
 //! - Plugins are boundaries: a bare name in `plugins/p/…` does not reach into `plugins/q/…`; a
 //!   namespace `q:name`, a key or a path does.
 
-use std::collections::HashSet;
-
 use super::resolve::{resolve, Nearest, Resolution};
 use crate::scan::cue;
 
@@ -71,17 +69,18 @@ pub enum Entity {
 }
 
 pub fn entity_of(path: &str, name: &str) -> Entity {
-    let mut comps: Vec<&str> = path.split('/').collect();
-    let base = comps.pop().unwrap_or("");
+    // Called for every bearer of a name: no allocation.
+    let (dir, base) = path.rsplit_once('/').unwrap_or(("", path));
+    let parent = dir.rsplit('/').next().unwrap_or(dir);
     let md = base.ends_with(".md");
-    if md && comps.last() == Some(&"agents") {
+    if md && parent == "agents" {
         return Entity::Agent;
     }
-    if md && comps.contains(&"commands") {
+    if md && dir.split('/').any(|c| c == "commands") {
         return Entity::Command;
     }
     // A skill is known by its folder: `skills/<name>/SKILL.md`.
-    if base.eq_ignore_ascii_case("SKILL.md") && comps.last() == Some(&name) {
+    if base.eq_ignore_ascii_case("SKILL.md") && parent == name {
         return Entity::Skill;
     }
     Entity::Other
@@ -194,6 +193,37 @@ pub fn decide_with<'b>(
     exists: &dyn Fn(&str) -> OnDisk,
     nearest: Option<&Nearest>,
 ) -> Decision {
+    decide_hinted(m, bearers, tree, exists, nearest, None)
+}
+
+/// What every bearer of a name has in common, worked out once per name (for names borne by
+/// many files, where looking at each bearer for each mention is most of the cost).
+#[derive(Debug, Clone, Copy)]
+pub struct NameHint {
+    /// Every bearer is a plain file (no agent, command or skill) outside any `plugins/` folder,
+    /// and the name has no extension: a bare mention's decision is the same for all of them.
+    pub plain: bool,
+}
+
+impl NameHint {
+    pub fn of(name: &str, bearers: &[(i64, &str)]) -> NameHint {
+        let plain = !name.contains(['.', '/'])
+            && bearers
+                .iter()
+                .all(|(_, p)| entity_of(p, name) == Entity::Other && plugin_of(p).is_none());
+        NameHint { plain }
+    }
+}
+
+/// `decide_with`, with what is known of the name's bearers as a whole.
+pub fn decide_hinted<'b>(
+    m: &Mention<'_>,
+    bearers: &[(i64, &'b str)],
+    tree: Tree,
+    exists: &dyn Fn(&str) -> OnDisk,
+    nearest: Option<&Nearest>,
+    hint: Option<NameHint>,
+) -> Decision {
     if m.cue & (cue::URL | cue::MIDPATH) != 0 || bearers.is_empty() {
         return Decision::Weak;
     }
@@ -214,13 +244,31 @@ pub fn decide_with<'b>(
     if m.name.contains('/') {
         return decide_path(m, m.name, RefKind::Path, bearers, tree, exists);
     }
+    // Plain files all decide alike: a bare word in code or a common word is no name of any of
+    // them; a distinctive one names the nearest (the index answers self mentions as a tie).
+    if let (Some(h), Some(idx), None) = (hint, nearest, m.via) {
+        if h.plain {
+            if idx.bears(m.src) {
+                return Decision::Tie;
+            }
+            if m.cue & cue::CODE_FILE != 0 || !is_distinctive(m.name) {
+                return Decision::Weak;
+            }
+            return match idx.resolve(m.src) {
+                Some((id, res)) => Decision::Edge(id, res, RefKind::Name),
+                None => Decision::Tie,
+            };
+        }
+    }
     // A file that bears the name itself is not referring to another (a self mention).
     if bearers.iter().any(|(_, p)| *p == m.src) {
         return Decision::Tie;
     }
+    // Per mention, not per bearer: a common word's check is a binary search over 40k words.
+    let distinctive = is_distinctive(m.name);
     let qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
-        .filter_map(|(id, p)| bare_kind(m, p).map(|k| (*id, *p, k)))
+        .filter_map(|(id, p)| bare_kind(m, p, distinctive).map(|k| (*id, *p, k)))
         .collect();
     if let Some(idx) = nearest.filter(|_| qualified.len() == bearers.len()) {
         return match idx.resolve(m.src) {
@@ -255,7 +303,7 @@ fn pick(src: &str, qualified: &[(i64, &str, RefKind)]) -> Decision {
 }
 
 /// Whether a bare occurrence (no path written around it) refers to the bearer at `path`.
-fn bare_kind(m: &Mention<'_>, path: &str) -> Option<RefKind> {
+fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool) -> Option<RefKind> {
     let base = path.rsplit('/').next().unwrap_or(path);
     if m.name == base && base.contains('.') {
         // A file name with its extension: strong wherever it is written.
@@ -280,7 +328,6 @@ fn bare_kind(m: &Mention<'_>, path: &str) -> Option<RefKind> {
             }
         }
     }
-    let distinctive = is_distinctive(m.name);
     let named = cue & cue::NAMED != 0;
     // Inside a skill's own folder its name means the skill.
     let own_folder = path.rsplit_once('/').is_some_and(|(dir, _)| {
@@ -364,34 +411,46 @@ fn agrees(w: &[&str], bearer: &str, outside: bool, name: &str) -> bool {
     let Some((last, wdirs)) = w.split_last() else {
         return false;
     };
-    let b: Vec<&str> = bearer.split('/').collect();
-    let mut covered = last_matches(last, &b);
-    // A file known by its folder (`skills/x` for `skills/x/SKILL.md`).
-    if covered == 0 && *last == name && b.len() >= 2 && b[b.len() - 2] == name {
-        covered = 2;
-    }
-    if covered == 0 {
+    // Called for every bearer of a name: components are walked from the end, no allocation.
+    let (bdir, base) = bearer.rsplit_once('/').unwrap_or(("", bearer));
+    let parent = bdir.rsplit('/').next().unwrap_or(bdir);
+    let stem = base.rsplit_once('.').map_or(base, |(s, _)| s);
+    let package = matches!(stem, "__init__" | "index" | "mod") && !bdir.is_empty();
+    // How many trailing components of the bearer the last written one covers.
+    let covered = if base == *last || (!stem.is_empty() && stem == *last && !package) {
+        1
+    } else if (package || *last == name) && !bdir.is_empty() && parent == *last {
+        2
+    } else {
+        return false;
+    };
+    let bdirs = if covered == 1 {
+        bdir
+    } else {
+        bdir.rsplit_once('/').map_or("", |(d, _)| d)
+    };
+    let bcount = if bdirs.is_empty() {
+        0
+    } else {
+        bdirs.split('/').count()
+    };
+    // Written folders beyond the bearer's own: the bearer must have a folder of its own that
+    // agrees (`text/html` is no path to a root `html/__init__.py`).
+    if wdirs.len() > bcount && bcount == 0 {
         return false;
     }
-    let bdirs = &b[..b.len() - covered];
-    // Compare folders from the end: the shorter one must be a suffix of the longer one.
     let common = wdirs
         .iter()
         .rev()
-        .zip(bdirs.iter().rev())
-        .take_while(|(x, y)| x == y)
+        .zip(bdirs.rsplit('/').filter(|c| !c.is_empty()))
+        .take_while(|(x, y)| *x == y)
         .count();
-    // Written folders beyond the bearer's own: the bearer must have a folder of its own that
-    // agrees (`text/html` is no path to a root `html/__init__.py`).
-    if wdirs.len() > bdirs.len() && bdirs.is_empty() {
-        return false;
-    }
     if outside {
         // A path outside the tree names a file of it only by its whole path, and a file in the
         // root by its name alone is too little (`~/.claude/CLAUDE.md` is the user's own).
-        return common == bdirs.len() && b.len() >= 2;
+        return common == bcount && bearer.contains('/');
     }
-    common == wdirs.len().min(bdirs.len())
+    common == wdirs.len().min(bcount)
 }
 
 fn decide_path(
@@ -419,7 +478,6 @@ fn decide_path(
             exact.push(comps.join("/"));
         }
     }
-    let bearer_set: HashSet<&str> = bearers.iter().map(|(_, p)| *p).collect();
     for p in &exact {
         if p.is_empty() {
             continue;
@@ -434,7 +492,7 @@ fn decide_path(
             }
             return Decision::Edge(*id, Resolution::Unique, kind);
         }
-        if !bearer_set.contains(p.as_str()) && exists(p) == OnDisk::File {
+        if exists(p) == OnDisk::File {
             // The path leads to another existing file: a reference to that one, not a bearer.
             return Decision::Weak;
         }

@@ -90,6 +90,11 @@ impl Nearest {
         Nearest { under, paths }
     }
 
+    /// Whether `path` is one of the bearers.
+    pub fn bears(&self, path: &str) -> bool {
+        self.paths.contains(path)
+    }
+
     pub fn resolve(&self, src: &str) -> Option<(i64, Resolution)> {
         if self.paths.contains(src) {
             return None;

@@ -18,7 +18,9 @@ use super::plan::{Plan, SkipUpdate};
 use super::read::{found_by, read_file, Found, Outcome, Work, WorkKind};
 use super::IndexReport;
 use crate::ctx::Ctx;
-use crate::graph::refs::{decide_with, Decision, Mention as RefMention, OnDisk, Tree};
+use crate::graph::refs::{
+    decide_hinted, decide_with, Decision, Mention as RefMention, NameHint, OnDisk, Tree,
+};
 use crate::graph::resolve::Nearest;
 use crate::scan::matcher::{candidates, for_each_candidate, Engine, FnvMap, Matcher};
 use crate::scan::names::names_of;
@@ -116,11 +118,17 @@ impl Bearers {
     }
 }
 
+/// A much-borne name's bearers as `(id, path)` and what they have in common.
+type ManyBearers<'b> = (Vec<(i64, &'b str)>, NameHint);
+
 /// Resolves the mentions of files against fixed bearers; shared by the scanning threads. A name
 /// with many bearers gets a `Nearest` index, built once, by the first thread that needs it.
 struct Resolver<'b> {
     bearers: &'b Bearers,
     nearest: FnvMap<&'b str, OnceLock<Nearest>>,
+    /// For names with many bearers: their `(id, path)` list and what they have in common,
+    /// built once by the first thread that needs them.
+    many: FnvMap<&'b str, OnceLock<ManyBearers<'b>>>,
     root: &'b std::path::Path,
     tree: Tree,
 }
@@ -133,9 +141,16 @@ impl<'b> Resolver<'b> {
             .filter(|(_, ids)| ids.len() > MANY_BEARERS)
             .map(|(n, _)| (n.as_str(), OnceLock::new()))
             .collect();
+        let many = bearers
+            .by_name
+            .iter()
+            .filter(|(_, ids)| ids.len() > MANY_BEARERS)
+            .map(|(n, _)| (n.as_str(), OnceLock::new()))
+            .collect();
         Resolver {
             bearers,
             nearest,
+            many,
             root,
             tree: tree_of(root),
         }
@@ -175,10 +190,26 @@ impl<'b> Resolver<'b> {
             return Decision::Weak;
         };
         let paths = &self.bearers.paths;
-        let with_paths: Vec<(i64, &str)> = ids
-            .iter()
-            .filter_map(|b| paths.get(b).map(|p| (*b, p.as_str())))
-            .collect();
+        let collect = || -> Vec<(i64, &'b str)> {
+            ids.iter()
+                .filter_map(|b| paths.get(b).map(|p| (*b, p.as_str())))
+                .collect()
+        };
+        let owned;
+        let (with_paths, hint): (&[(i64, &str)], Option<NameHint>) = match self.many.get(name) {
+            Some(cell) => {
+                let (v, h) = cell.get_or_init(|| {
+                    let v = collect();
+                    let h = NameHint::of(name, &v);
+                    (v, h)
+                });
+                (v.as_slice(), Some(*h))
+            }
+            None => {
+                owned = collect();
+                (owned.as_slice(), None)
+            }
+        };
         let nearest = self
             .nearest
             .get(name)
@@ -190,7 +221,7 @@ impl<'b> Resolver<'b> {
             via,
         };
         let exists = |p: &str| file_exists(self.root, p);
-        decide_with(&m, &with_paths, self.tree, &exists, nearest)
+        decide_hinted(&m, with_paths, self.tree, &exists, nearest, hint)
     }
 }
 
