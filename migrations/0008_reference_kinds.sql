@@ -18,3 +18,8 @@ ALTER TABLE edges ADD COLUMN kind TEXT NOT NULL DEFAULT 'name'
 -- An alert says how many mentions of the changed files could not be attributed (ties), and a
 -- merged delivery must say it too.
 ALTER TABLE alerts ADD COLUMN unattributed INTEGER NOT NULL DEFAULT 0;
+-- Mentions are looked up by name and whether they are weak (ties are counted per file for every
+-- answer): the index carries `weak`, and with the key it holds `src_id`, so the count reads the
+-- index alone.
+DROP INDEX IF EXISTS mentions_by_name;
+CREATE INDEX mentions_by_name ON mentions(name, weak);

@@ -40,7 +40,7 @@ fn debug(what: &str, t0: std::time::Instant) {
 const DROP_SECONDARY: &str = "DROP INDEX IF EXISTS names_by_name; \
      DROP INDEX IF EXISTS mentions_by_name; DROP INDEX IF EXISTS edges_by_dst;";
 const CREATE_SECONDARY: &str = "CREATE INDEX IF NOT EXISTS names_by_name ON names(name); \
-     CREATE INDEX IF NOT EXISTS mentions_by_name ON mentions(name); \
+     CREATE INDEX IF NOT EXISTS mentions_by_name ON mentions(name, weak); \
      CREATE INDEX IF NOT EXISTS edges_by_dst ON edges(dst_id, src_id);";
 
 /// Above this many bearers a name gets a `Nearest` index instead of a linear scan.

@@ -137,11 +137,12 @@ impl Store {
             }
             Ok(())
         });
-        // min_idle 1: r2d2 otherwise opens max_size connections before returning, and most
-        // commands are short processes that need one.
+        // min_idle 0: r2d2 otherwise opens connections before returning (max_size of them, or
+        // keeps refilling the idle one from its thread while a command uses it); most commands
+        // are short processes that need one, opened on first use and reused.
         let pool = r2d2::Pool::builder()
             .max_size(4)
-            .min_idle(Some(1))
+            .min_idle(Some(0))
             // One worker thread instead of r2d2's three: most commands are short processes.
             .thread_pool(std::sync::Arc::new(
                 scheduled_thread_pool::ScheduledThreadPool::new(1),
@@ -174,6 +175,20 @@ impl Store {
 /// Opens `path` once and reads its schema: `Err` naming the file and the repair when SQLite
 /// cannot use it.
 pub fn probe(path: &Path) -> Result<()> {
+    // Cheap enough for every command's start: the 16-byte header every SQLite file begins
+    // with (random bytes, a truncated or foreign file fail here); an empty file is a new one.
+    // Damage past the header is SQLite's to find, and its error comes at once.
+    use std::io::Read;
+    if path.is_dir() {
+        return probe_with(path, false);
+    }
+    let mut head = [0u8; 16];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    if n == 0 || &head[..n.min(16)] == b"SQLite format 3\0" {
+        return Ok(());
+    }
     probe_with(path, false)
 }
 
