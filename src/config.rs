@@ -251,39 +251,125 @@ pub fn parse(text: &str, origin: &str) -> Result<Loaded> {
         warnings.push(format!("{origin}: unknown key `{p}` ignored"));
     })
     .map_err(|e| {
-        let at = e
-            .location()
-            .map(|l| format!("{}:{}", l.line(), l.column()))
-            .unwrap_or_else(|| "?".into());
+        // serde places a duplicate key at its mapping; the reader wants the repeated line.
+        let msg = e.to_string();
+        let dup = msg
+            .contains("duplicate field")
+            .then(|| duplicate_key(text))
+            .flatten();
+        let at = dup
+            .or_else(|| e.location().map(|l| (l.line(), l.column())))
+            .map(|(l, c)| format!("{l}:{c}"))
+            .unwrap_or_else(|| "1:1".into());
+        if text.bytes().any(|b| b == 0) {
+            return anyhow::anyhow!(
+                "{origin}:{at}: invalid config: not a text file (a YAML mapping was expected): {e}"
+            );
+        }
         anyhow::anyhow!("{origin}:{at}: invalid config: {e}")
     })?;
-    validate(&config).map_err(|msg| anyhow::anyhow!("{origin}: invalid config: {msg}"))?;
+    validate(&config).map_err(|(key, msg)| {
+        let at = key_location(text, key)
+            .map(|(l, c)| format!(":{l}:{c}"))
+            .unwrap_or_default();
+        anyhow::anyhow!("{origin}{at}: invalid config: {msg}")
+    })?;
     Ok(Loaded { config, warnings })
 }
 
-fn validate(c: &Config) -> std::result::Result<(), String> {
+/// Where the block-style key `dotted` (`limits.max_file_bytes`) is written: 1-based line and
+/// column of its last part.
+fn key_location(text: &str, dotted: &str) -> Option<(usize, usize)> {
+    let mut want = dotted.split('.').peekable();
+    let mut part = want.next()?;
+    let mut min_indent = 0usize;
+    for (i, line) in text.lines().enumerate() {
+        let indent = line.len() - line.trim_start().len();
+        let body = line.trim_start();
+        if body.starts_with('#') || indent < min_indent {
+            continue;
+        }
+        if body
+            .strip_prefix(part)
+            .is_some_and(|r| r.trim_start().starts_with(':'))
+        {
+            match want.next() {
+                Some(next) => {
+                    part = next;
+                    min_indent = indent + 1;
+                }
+                None => return Some((i + 1, indent + 1)),
+            }
+        }
+    }
+    None
+}
+
+/// The first key written twice in the same mapping: 1-based line and column of the repeat.
+fn duplicate_key(text: &str) -> Option<(usize, usize)> {
+    // (indent, keys seen at that indent under the current parent)
+    let mut stack: Vec<(usize, Vec<String>)> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let body = line.trim_start();
+        if body.is_empty() || body.starts_with('#') || body.starts_with('-') {
+            continue;
+        }
+        let indent = line.len() - body.len();
+        let Some((key, _)) = body.split_once(':') else {
+            continue;
+        };
+        let key = key.trim().to_string();
+        while stack.last().is_some_and(|(d, _)| *d > indent) {
+            stack.pop();
+        }
+        match stack.last_mut() {
+            Some((d, keys)) if *d == indent => {
+                if keys.contains(&key) {
+                    return Some((i + 1, indent + 1));
+                }
+                keys.push(key);
+            }
+            _ => stack.push((indent, vec![key])),
+        }
+    }
+    None
+}
+
+/// Checks values serde accepts but `src` cannot use; `Err((key, message))` names the key so the
+/// message can point at its line.
+fn validate(c: &Config) -> std::result::Result<(), (&'static str, String)> {
     for (key, globs) in [
         ("scope.include", &c.scope.include),
         ("scope.exclude", &c.scope.exclude),
     ] {
         for g in globs.iter() {
             globset::Glob::new(g.trim_start_matches('/'))
-                .map_err(|e| format!("{key}: `{g}` is not a valid glob ({e})"))?;
+                .map_err(|e| (key, format!("{key}: `{g}` is not a valid glob ({e})")))?;
         }
     }
     if c.scope.include.is_empty() {
-        return Err("scope.include: expected at least one glob".into());
+        return Err((
+            "scope.include",
+            "scope.include: expected at least one glob".into(),
+        ));
     }
     if c.names.min_stem_len == 0 {
-        return Err("names.min_stem_len: expected a whole number of at least 1".into());
+        return Err((
+            "names.min_stem_len",
+            "names.min_stem_len: expected a whole number of at least 1".into(),
+        ));
     }
     if c.limits.max_file_bytes == 0 {
-        return Err("limits.max_file_bytes: expected a positive number of bytes".into());
+        return Err((
+            "limits.max_file_bytes",
+            "limits.max_file_bytes: expected a positive number of bytes".into(),
+        ));
     }
     if c.hotspot.medium_refd_by > c.hotspot.high_refd_by {
-        return Err(
+        return Err((
+            "hotspot.medium_refd_by",
             "hotspot.medium_refd_by: expected a value no larger than hotspot.high_refd_by".into(),
-        );
+        ));
     }
     Ok(())
 }
@@ -361,6 +447,31 @@ mod tests {
             l.warnings
         );
         Ok(())
+    }
+
+    #[test]
+    fn every_config_error_names_file_line_and_column() {
+        let err = |t: &str| match parse(t, "c.yaml") {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("accepted: {t:?}"),
+        };
+        let e = err("scope:\n  include: [\"[a-\"]\n");
+        assert!(
+            e.starts_with("c.yaml:2:3: invalid config: scope.include"),
+            "{e}"
+        );
+        let e = err("# c\nlimits:\n  max_file_bytes: 0\n");
+        assert!(
+            e.starts_with("c.yaml:3:3: invalid config: limits.max_file_bytes"),
+            "{e}"
+        );
+        let e = err("limits:\n  max_file_bytes: 5\n  max_file_bytes: 6\n");
+        assert!(e.starts_with("c.yaml:3:3: invalid config"), "{e}");
+        let e = err("\u{0}\u{1}binary");
+        assert!(
+            e.starts_with("c.yaml:1:1:") && e.contains("not a text file"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -143,6 +143,16 @@ impl ScopeMatcher {
     }
 }
 
+/// The root-relative path of a file under `root` whose name is not UTF-8, spelled lossily (for
+/// counting it); `None` for anything else.
+fn non_utf8_rel(root: &Path, path: &Path) -> Option<String> {
+    let rest = path.strip_prefix(root).ok()?;
+    if rest.to_str().is_some() {
+        return None;
+    }
+    Some(rest.to_string_lossy().replace('\\', "/"))
+}
+
 fn rel_of(root: &Path, path: &Path) -> Option<String> {
     // On Unix a walked path is the root's bytes, `/` and clean `/`-separated components: a
     // byte comparison and one UTF-8 check, instead of comparing and rebuilding components.
@@ -284,6 +294,18 @@ pub fn walk(ws: &Workspace, config: &Config) -> Result<Walked> {
                 return WalkState::Continue;
             }
             let Some(rel) = rel_of(&root, entry.path()) else {
+                // A name that is not UTF-8 cannot be a name of the index; it is counted, not
+                // dropped without a word.
+                if let Some(lossy) = non_utf8_rel(&root, entry.path()) {
+                    if scope.includes_file(&lossy) {
+                        let _ = tx.send(Err(Skip {
+                            path: lossy,
+                            reason: "non-utf8-name",
+                            size: None,
+                            mtime_ns: None,
+                        }));
+                    }
+                }
                 return WalkState::Continue;
             };
             if !scope.includes_file(&rel) {

@@ -483,3 +483,20 @@ fn walk_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn file_names_that_are_not_utf8_are_counted_not_lost() {
+    use std::os::unix::ffi::OsStrExt;
+    let p = Project::empty();
+    p.write(".claude/ok.md", "fine\n");
+    let bad = p
+        .path(".claude")
+        .join(std::ffi::OsStr::from_bytes(b"bad-\xff-name.md"));
+    std::fs::write(&bad, "x\n").unwrap_or_else(|e| panic!("{e}"));
+    let out = stdout(p.src().args(["index", "--full", "--json"]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(v["skipped"]["non-utf8-name"], 1, "{out}");
+    let st = stdout(p.src().args(["status", "--json"]));
+    assert!(st.contains("non-utf8-name"), "{st}");
+}
