@@ -6,7 +6,7 @@
 //! reported the events below it; an alert is delivered at most once.
 
 use anyhow::{Context, Result};
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 
 pub mod format;
 pub mod stop;
@@ -38,7 +38,7 @@ pub fn watermark(conn: &Connection, session: &str) -> Result<Watermark> {
 }
 
 /// Moves the watermark forward (never back).
-pub fn advance(tx: &Transaction, session: &str, to: Watermark) -> Result<()> {
+pub fn advance(tx: &Connection, session: &str, to: Watermark) -> Result<()> {
     tx.execute(
         "INSERT INTO alert_watermarks (session_id, last_event_id, last_run_id, updated_at)
          VALUES (?1, ?2, ?3, ?4)
@@ -69,7 +69,7 @@ pub fn head(conn: &Connection, session: &str) -> Result<Watermark> {
 
 /// Stores an alert as pending for the session; returns its id.
 pub fn save(
-    tx: &Transaction,
+    tx: &Connection,
     session: &str,
     agent_id: Option<&str>,
     kind: Kind,

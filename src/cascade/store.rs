@@ -7,7 +7,7 @@
 //! `recorded_at`, iterations their `started_at`).
 
 use anyhow::{Context, Result};
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 
 use super::machine::{Cascade, Change, Iteration, Outcome, Reason, State, Status, Target, Warning};
 
@@ -110,7 +110,7 @@ fn state_row(state: State) -> Result<(&'static str, u32)> {
 }
 
 /// Inserts a new cascade row and its state; returns its id.
-pub fn insert(tx: &Transaction, meta: &Meta, c: &Cascade) -> Result<i64> {
+pub fn insert(tx: &Connection, meta: &Meta, c: &Cascade) -> Result<i64> {
     let (state, iteration) = state_row(c.state)?;
     let ended = c.state.is_terminal().then(now);
     tx.execute(
@@ -125,7 +125,7 @@ pub fn insert(tx: &Transaction, meta: &Meta, c: &Cascade) -> Result<i64> {
 }
 
 /// Writes the state of cascade `id` (the row was inserted before).
-pub fn save(tx: &Transaction, id: i64, c: &Cascade) -> Result<()> {
+pub fn save(tx: &Connection, id: i64, c: &Cascade) -> Result<()> {
     let (state, iteration) = state_row(c.state)?;
     tx.execute(
         "UPDATE cascades SET state = ?2, iteration = ?3, \
@@ -136,7 +136,7 @@ pub fn save(tx: &Transaction, id: i64, c: &Cascade) -> Result<()> {
     save_children(tx, id, c)
 }
 
-fn save_children(tx: &Transaction, id: i64, c: &Cascade) -> Result<()> {
+fn save_children(tx: &Connection, id: i64, c: &Cascade) -> Result<()> {
     for table in [
         "cascade_targets",
         "cascade_changes",

@@ -12,7 +12,7 @@ use std::sync::{mpsc, OnceLock};
 
 use anyhow::{Context, Result};
 use rayon::prelude::*;
-use rusqlite::{params, Connection, Transaction};
+use rusqlite::{params, Connection};
 
 use super::plan::{Plan, SkipUpdate};
 use super::read::{found_by, read_file, Found, Outcome, Work, WorkKind};
@@ -622,12 +622,19 @@ const INSERT_EDGE: &str =
 
 /// Deletes an indexed file. The mentions resolved to it (stored only as edges) become unresolved
 /// mentions first, so they are not lost with the cascade and re-resolve with the name.
-fn delete_file(tx: &Transaction<'_>, id: i64) -> Result<()> {
+fn delete_file(tx: &Connection, id: i64) -> Result<()> {
     tx.prepare_cached(
         "INSERT OR IGNORE INTO mentions(src_id, name, line, text, cue, via) \
          SELECT src_id, name, line, text, cue, via FROM edges WHERE dst_id = ?1 AND src_id <> ?1",
     )?
     .execute([id])?;
+    // The children by name, not by cascade: a full rebuild runs with foreign keys off.
+    tx.prepare_cached("DELETE FROM edges WHERE src_id = ?1 OR dst_id = ?1")?
+        .execute([id])?;
+    tx.prepare_cached("DELETE FROM mentions WHERE src_id = ?1")?
+        .execute([id])?;
+    tx.prepare_cached("DELETE FROM names WHERE file_id = ?1")?
+        .execute([id])?;
     tx.prepare_cached("DELETE FROM files WHERE id = ?1")?
         .execute([id])?;
     Ok(())
@@ -790,7 +797,7 @@ fn pass(
     })
 }
 
-fn write_outcome(run: &mut Run<'_>, tx: &Transaction<'_>, o: Outcome) -> Result<()> {
+fn write_outcome(run: &mut Run<'_>, tx: &Connection, o: Outcome) -> Result<()> {
     match o {
         Outcome::Untouched => {}
         Outcome::Same { id, size, mtime_ns } => {
@@ -893,7 +900,7 @@ fn write_outcome(run: &mut Run<'_>, tx: &Transaction<'_>, o: Outcome) -> Result<
     Ok(())
 }
 
-fn write_skips(tx: &Transaction<'_>, skips: &SkipUpdate) -> Result<()> {
+fn write_skips(tx: &Connection, skips: &SkipUpdate) -> Result<()> {
     match skips {
         SkipUpdate::Replace(all) => {
             tx.execute("DELETE FROM skipped", [])?;
@@ -914,7 +921,7 @@ fn write_skips(tx: &Transaction<'_>, skips: &SkipUpdate) -> Result<()> {
     Ok(())
 }
 
-fn insert_skip(tx: &Transaction<'_>, s: &super::walk::Skip) -> Result<()> {
+fn insert_skip(tx: &Connection, s: &super::walk::Skip) -> Result<()> {
     tx.prepare_cached(
         "INSERT OR REPLACE INTO skipped(path, reason, size, mtime_ns) VALUES (?1, ?2, ?3, ?4)",
     )?
@@ -965,7 +972,7 @@ fn indexed_files(conn: &Connection) -> Result<Vec<(i64, String, String)>> {
 }
 
 /// Recomputes every edge made by a mention of `name` from `mentions` and the current bearers.
-fn reresolve_name(tx: &Transaction<'_>, name: &str, root: &std::path::Path) -> Result<()> {
+fn reresolve_name(tx: &Connection, name: &str, root: &std::path::Path) -> Result<()> {
     let mut bearers: Vec<(i64, String)> = Vec::new();
     {
         let mut stmt = tx.prepare_cached(

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use rusqlite::Connection;
 use serde::Serialize;
 
@@ -69,6 +69,15 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }
 
+/// A test hook: `SRC_FAIL_AT=NAME` makes the named point of an index run fail, so that the
+/// all-or-nothing rebuild can be tested without filling a disk. Never set in normal use.
+fn fail_point(name: &str) -> Result<()> {
+    match std::env::var("SRC_FAIL_AT") {
+        Ok(v) if v == name => anyhow::bail!("failure injected at `{name}` (SRC_FAIL_AT)"),
+        _ => Ok(()),
+    }
+}
+
 fn now() -> String {
     chrono::Utc::now().to_rfc3339()
 }
@@ -95,32 +104,67 @@ pub fn run(ctx: &Ctx, opts: &IndexOptions) -> Result<IndexReport> {
         "src index",
         &format!("planned at {} ms", start.elapsed().as_millis()),
     );
+    // A full rebuild is all or nothing: one transaction, so the previous index keeps answering
+    // (other processes read their snapshot) until the new one commits, and a failure (a full
+    // disk, a crash) leaves the previous one as it was. Foreign keys are off for its whole
+    // length (a pragma cannot change inside a transaction); every delete it makes names the
+    // children itself.
     if full {
-        crate::store::write(&mut conn, |tx| meta_set(tx, META_IN_PROGRESS, &now()))?;
+        conn.pragma_update(None, "foreign_keys", "OFF")?;
+        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+            let _ = conn.pragma_update(None, "foreign_keys", "ON");
+            return Err(e).context("starting the full rebuild");
+        }
     }
-    let progress = (opts.progress && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(0);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
-    let mut report = apply::apply(ctx, &mut conn, plan, progress.as_ref())?;
-    if let Some(bar) = progress {
-        bar.finish_and_clear();
+    let applied = (|| -> Result<IndexReport> {
+        if full {
+            crate::store::write(&mut conn, |tx| meta_set(tx, META_IN_PROGRESS, &now()))?;
+        }
+        let progress = (opts.progress && std::io::stderr().is_terminal()).then(|| {
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {msg}")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            bar
+        });
+        let report = apply::apply(ctx, &mut conn, plan, progress.as_ref())?;
+        if let Some(bar) = progress {
+            bar.finish_and_clear();
+        }
+        fail_point("before-commit")?;
+        crate::store::write(&mut conn, |tx| {
+            let key = if full {
+                META_LAST_FULL
+            } else {
+                META_LAST_INCREMENTAL
+            };
+            meta_set(tx, key, &now())?;
+            meta_set(tx, META_FINGERPRINT, &fp)?;
+            tx.execute("DELETE FROM meta WHERE key = ?1", [META_IN_PROGRESS])?;
+            Ok(())
+        })?;
+        if full {
+            conn.execute_batch("COMMIT")
+                .context("committing the full rebuild")?;
+        }
+        Ok(report)
+    })();
+    let mut report = match applied {
+        Ok(r) => r,
+        Err(e) => {
+            if full && !conn.is_autocommit() {
+                let _ = conn.execute_batch("ROLLBACK");
+            }
+            if full {
+                let _ = conn.pragma_update(None, "foreign_keys", "ON");
+            }
+            return Err(e.context("the index was left as it was before this run"));
+        }
+    };
+    if full {
+        conn.pragma_update(None, "foreign_keys", "ON")?;
     }
-    crate::store::write(&mut conn, |tx| {
-        let key = if full {
-            META_LAST_FULL
-        } else {
-            META_LAST_INCREMENTAL
-        };
-        meta_set(tx, key, &now())?;
-        meta_set(tx, META_FINGERPRINT, &fp)?;
-        tx.execute("DELETE FROM meta WHERE key = ?1", [META_IN_PROGRESS])?;
-        Ok(())
-    })?;
     report.mode = if full { "full" } else { "incremental" }.to_string();
     if walk_errors > 0 {
         notes.push(format!(

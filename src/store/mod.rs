@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::config::DbConfig;
-use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
@@ -263,7 +263,16 @@ pub fn open_readonly(path: &Path) -> Result<Connection> {
 }
 
 /// Runs `f` inside a `BEGIN IMMEDIATE` transaction and commits it.
-pub fn write<T>(conn: &mut Connection, f: impl FnOnce(&Transaction) -> Result<T>) -> Result<T> {
+///
+/// Inside an outer transaction (a full rebuild runs as one, so that it is all or nothing) the
+/// unit is a savepoint instead: it still applies whole or not at all within the outer one.
+pub fn write<T>(conn: &mut Connection, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+    if !conn.is_autocommit() {
+        let sp = conn.savepoint()?;
+        let out = f(&sp)?;
+        sp.commit()?;
+        return Ok(out);
+    }
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let out = f(&tx)?;
     tx.commit()?;

@@ -500,3 +500,74 @@ fn file_names_that_are_not_utf8_are_counted_not_lost() {
     let st = stdout(p.src().args(["status", "--json"]));
     assert!(st.contains("non-utf8-name"), "{st}");
 }
+
+#[test]
+fn a_failed_full_rebuild_leaves_the_previous_index_answering() {
+    let p = Project::from_fixture("engine-basic");
+    p.src().args(["index", "--full"]).assert().success();
+    let before = stdout(p.src().args(["query", "edges", "--format", "tsv"]));
+    let files_before = stdout(p.src().args(["query", "files", "--format", "tsv"]));
+    assert!(before.lines().count() > 3, "{before}");
+    // The tree changes, then a rebuild fails just before it would commit.
+    p.write(
+        ".claude/agents/extra-agent.md",
+        "Mentions implementer.md.\n",
+    );
+    let out = p
+        .src()
+        .env("SRC_FAIL_AT", "before-commit")
+        .args(["index", "--full"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("left as it was"), "{err}");
+    assert_eq!(
+        stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+        before
+    );
+    assert_eq!(
+        stdout(p.src().args(["query", "files", "--format", "tsv"])),
+        files_before
+    );
+    // No in-progress marker is left: the index is still complete, and a new run works.
+    let st = stdout(p.src().args(["status", "--json"]));
+    assert!(st.contains("\"built\": true"), "{st}");
+    p.src().args(["index", "--full"]).assert().success();
+    let after = stdout(p.src().args(["query", "edges", "--format", "tsv"]));
+    assert!(after.contains("extra-agent.md"), "{after}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_rebuild_that_runs_out_of_space_changes_nothing() {
+    let p = Project::from_fixture("engine-basic");
+    p.src().args(["index", "--full"]).assert().success();
+    let before = stdout(p.src().args(["query", "edges", "--format", "tsv"]));
+    for i in 0..300 {
+        p.write(
+            &format!(".claude/notes/note-{i}.md"),
+            &"See implementer.md and review/SKILL.md for the flow.\n".repeat(40),
+        );
+    }
+    let db = std::fs::metadata(p.path(".src/src.db"))
+        .map(|m| m.len())
+        .unwrap_or(0);
+    // A file-size limit a little above today's database: the WAL of the rebuild cannot fit.
+    let blocks = db / 512 + 64;
+    let bin = assert_cmd::cargo::cargo_bin("src");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "trap '' XFSZ; ulimit -f {blocks}; exec \"$0\" --root \"$1\" index --full"
+        ))
+        .arg(&bin)
+        .arg(p.root())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!out.status.success(), "the rebuild should not fit");
+    assert_eq!(
+        stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+        before
+    );
+}
