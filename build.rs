@@ -49,7 +49,7 @@ fn main() {
         let _ = writeln!(code, "    ({stem:?}, include_str!({path:?})),");
     }
     code.push_str("];\n");
-    // Common English words (SCOWL, size 35: see data/common-words.COPYRIGHT), sorted, for
+    // Common English words (SCOWL, size 50: see data/common-words.COPYRIGHT), sorted, for
     // `graph::refs::is_common_word`: a binary search over a static slice costs no start-up.
     println!("cargo:rerun-if-changed=data/common-words.txt");
     println!("cargo:rerun-if-changed=data/common-tech-words.txt");
@@ -63,7 +63,7 @@ fn main() {
         .collect();
     words.sort_unstable();
     words.dedup();
-    code.push_str("/// Common English words and words of the trade, lowercase, sorted (SCOWL size 35 + ours).\n");
+    code.push_str("/// Common English words and words of the trade, lowercase, sorted (SCOWL size 50 + ours).\n");
     code.push_str("pub const COMMON_WORDS: &[&str] = &[\n");
     for w in words {
         let _ = writeln!(code, "    {w:?},");

@@ -146,6 +146,20 @@ fn is_path_byte(b: u8) -> bool {
 
 /// The cue of the occurrence `hay[s..e]` of a name, in a file whose language is `lang`.
 pub fn cue_at(hay: &[u8], s: usize, e: usize, lang: Option<Lang>) -> Cue {
+    cue_in(hay, s, e, lang, false)
+}
+
+/// Whether a path names a data file (JSON, YAML, TOML), whose quotes are syntax, not a cue.
+pub fn is_data(path: &str) -> bool {
+    let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    matches!(
+        ext.as_deref(),
+        Some("json" | "jsonc" | "jsonl" | "yaml" | "yml" | "toml")
+    )
+}
+
+/// `cue_at`, knowing whether the file is a data file (see `is_data`).
+pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: bool) -> Cue {
     let ls = memchr::memrchr(b'\n', &hay[..s]).map_or(0, |i| i + 1);
     let le = memchr::memchr(b'\n', &hay[e..]).map_or(hay.len(), |i| e + i);
     let line = &hay[ls..le];
@@ -207,8 +221,10 @@ pub fn cue_at(hay: &[u8], s: usize, e: usize, lang: Option<Lang>) -> Cue {
     if in_code_span(line, a, e) {
         cue.bits |= CODE;
     }
-    // Quotes, but not a key (`"scan": "pending"`).
+    // Quotes, but not a key (`"scan": "pending"`), and not in a data file, where every string is
+    // quoted (`"keywords": ["review", …]`).
     if a >= 1
+        && !is_data_file
         && e < line.len()
         && matches!(line[a - 1], b'"' | b'\'')
         && line[e] == line[a - 1]
@@ -661,6 +677,9 @@ mod tests {
         assert!(has(&cue("invoke the `scan` skill", "scan", "a.md"), CODE));
         assert!(has(&cue("invoke the `scan` skill", "scan", "a.md"), ENTITY));
         assert!(has(&cue("run \"review\" now", "review", "a.md"), QUOTED));
+        let line = "  \"keywords\": [\"review\", \"x\"]";
+        let s = line.find("review").unwrap_or(0);
+        assert!(!has(&cue_in(line.as_bytes(), s, s + 6, None, true), QUOTED));
         let c = cue("Run /plan next", "plan", "a.md");
         assert!(has(&c, SLASH) && c.via.is_none(), "{c:?}");
         let c = cue("- Run /conductor:status {id}", "status", "a.md");

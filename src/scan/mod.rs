@@ -92,7 +92,7 @@ pub fn live_dependents(
                     continue;
                 };
                 let cands: Vec<(i64, &str)> = bs.iter().map(|(id, p)| (*id, p.as_str())).collect();
-                let c = cue::cue_at(&bytes, m.start, m.end, lang);
+                let c = cue::cue_in(&bytes, m.start, m.end, lang, cue::is_data(&e.path));
                 let rm = RefMention {
                     src: &e.path,
                     name,
