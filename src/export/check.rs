@@ -303,7 +303,9 @@ fn bidirectional(m: &ParsedMap, errors: &mut Vec<Finding>, warnings: &mut Vec<Fi
 }
 
 fn staleness(m: &ParsedMap, opts: &CheckOptions, unparseable: bool) -> Staleness {
-    let week_ago = opts.today - chrono::Duration::days(7);
+    // An entry is stale when its file changed after the date it records, never merely because
+    // that date is old: on a quiet tree a map stays fresh, and `export-map` (which rewrites it
+    // only when its bytes change) has nothing to clear.
     let mut stale = 0;
     let mut missing = 0;
     for e in &m.entries {
@@ -317,7 +319,6 @@ fn staleness(m: &ParsedMap, opts: &CheckOptions, unparseable: bool) -> Staleness
             .ok()
             .map(|t| chrono::DateTime::<chrono::Local>::from(t).date_naive());
         match e.updated {
-            Some(u) if u < week_ago => stale += 1,
             Some(u) if changed.is_some_and(|c| c > u) => stale += 1,
             Some(_) => {}
             None => stale += 1,

@@ -493,3 +493,36 @@ fn a_map_inside_the_scope_never_lists_itself() {
     let (code, v) = check_json(&p, &[]);
     assert_eq!(code, 0, "{v}");
 }
+
+#[test]
+fn an_old_entry_is_not_stale_while_its_file_is_unchanged() {
+    let p = map_tree();
+    p.src()
+        .args(["export-map", "--max-lines", "0"])
+        .assert()
+        .success();
+    let map = std::fs::read_to_string(p.path(MAP)).unwrap_or_default();
+    let long_ago = (chrono::Local::now() - chrono::Duration::days(30)).format("%Y-%m-%d");
+    let old: String = map
+        .lines()
+        .map(|l| {
+            if l.starts_with("updated: ") {
+                format!("updated: {long_ago}\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    p.write(MAP, &old);
+    // Every file of the tree last changed before that date.
+    let st = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("find . -path ./.src -prune -o -type f -exec touch -d '40 days ago' {} +")
+        .current_dir(p.root())
+        .status()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(st.success());
+    let (_, v) = check_json(&p, &["--max-lines", "0"]);
+    assert_eq!(v["staleness"]["stale_count"], 0, "{v}");
+    assert_eq!(v["staleness"]["recommendation"], "none", "{v}");
+}
