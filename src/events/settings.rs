@@ -157,7 +157,13 @@ pub fn parse_ours(command: &str) -> Option<(String, String)> {
     };
     let sub = rest.trim().strip_prefix("hook ")?.trim();
     let base = Path::new(&bin).file_name()?.to_str()?;
-    let ours = base == "src" || base.starts_with("src.") || base.starts_with("src-");
+    // `src`, and the names a build or a package gives it (`src-x86_64`, `src.exe`, `new-src`):
+    // with the `hook <one of ours>` that follows, nothing else looks like this.
+    let ours = base == "src"
+        || base.starts_with("src.")
+        || base.starts_with("src-")
+        || base.ends_with("-src")
+        || base.ends_with("_src");
     (ours && ["post-tool-use", "subagent-stop", "deliver"].contains(&sub))
         .then(|| (bin.clone(), sub.to_string()))
 }
@@ -469,6 +475,11 @@ mod tests {
 
     #[test]
     fn recognises_our_commands_only() {
+        assert_eq!(
+            parse_ours("'/tmp/new-src' hook deliver").map(|(_, s)| s),
+            Some("deliver".to_string()),
+            "a renamed build is still ours, so setup never adds it twice"
+        );
         assert_eq!(
             parse_ours("'/a b/src' hook deliver"),
             Some(("/a b/src".into(), "deliver".into()))
