@@ -4,17 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::util::{fixtures, Project};
-
-fn stdout(cmd: &mut assert_cmd::Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("run: {e}"));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use crate::util::{fixtures, stdout_of as stdout, Project};
 
 fn rows(tsv: &str, cols: &[&str]) -> Vec<Vec<String>> {
     let mut lines = tsv.lines();

@@ -2,17 +2,7 @@
 //! database kept in a folder containing the tree does not hide the tree, copies of the project
 //! (git worktrees) are not indexed as more files.
 
-use crate::util::Project;
-
-fn stdout(cmd: &mut assert_cmd::Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("run: {e}"));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use crate::util::{stdout_of as stdout, Project};
 
 #[cfg(unix)]
 #[test]
