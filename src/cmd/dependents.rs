@@ -22,6 +22,9 @@ pub struct Args {
     /// 1: direct dependents; 2: also the files that mention those
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub depth: u8,
+    /// Output format: text or json (`--json` is the same as `--format json`)
+    #[arg(long, value_enum, default_value_t = super::TextOrJson::Text)]
+    pub format: super::TextOrJson,
     /// Print the answer as JSON
     #[arg(long)]
     pub json: bool,
@@ -96,7 +99,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     };
     // Buffered: a hub file can have tens of thousands of evidence lines.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if args.json {
+    if args.json || args.format == super::TextOrJson::Json {
         serde_json::to_writer_pretty(&mut out, &answer)?;
         writeln!(out)?;
     } else {

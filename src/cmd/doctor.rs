@@ -28,6 +28,9 @@ const MAX_STALE: f64 = 0.30;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// Output format: text or json (`--json` is the same as `--format json`)
+    #[arg(long, value_enum, default_value_t = super::TextOrJson::Text)]
+    pub format: super::TextOrJson,
     /// Print a JSON report (`level`, `reason`, `findings`)
     #[arg(long)]
     pub json: bool,
@@ -78,7 +81,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     }
     let report = diagnose(&ws)?;
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.json || args.format == super::TextOrJson::Json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
         writeln!(out, "level: {} ({})", report.level, report.reason)?;

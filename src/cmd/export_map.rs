@@ -36,6 +36,9 @@ pub struct Args {
     /// Validate an existing map instead of writing one [default PATH: map.path]
     #[arg(long, value_name = "PATH", num_args = 0..=1)]
     pub check: Option<Option<PathBuf>>,
+    /// Output format: text or json (`--json` is the same as `--format json`)
+    #[arg(long, value_enum, default_value_t = super::TextOrJson::Text, requires = "check")]
+    pub format: super::TextOrJson,
     /// With --check: print {valid, errors, warnings, staleness} as JSON
     #[arg(long, requires = "check")]
     pub json: bool,
@@ -175,7 +178,7 @@ fn run_check(ctx: &Ctx, args: &Args, path: Option<&Path>, max_lines: usize) -> R
             &shown,
         );
         write!(out, "{}", h.to_yaml()?)?;
-    } else if args.json {
+    } else if args.json || args.format == super::TextOrJson::Json {
         serde_json::to_writer_pretty(&mut out, &report)?;
         writeln!(out)?;
     } else {

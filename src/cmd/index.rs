@@ -14,6 +14,9 @@ pub struct Args {
     /// Rebuild the index from nothing instead of updating it
     #[arg(long)]
     pub full: bool,
+    /// Output format: text or json (`--json` is the same as `--format json`)
+    #[arg(long, value_enum, default_value_t = super::TextOrJson::Text)]
+    pub format: super::TextOrJson,
     /// Print the report as JSON
     #[arg(long)]
     pub json: bool,
@@ -25,12 +28,12 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         &ctx,
         &IndexOptions {
             full: args.full,
-            progress: !args.json,
+            progress: !(args.json || args.format == super::TextOrJson::Json),
         },
     )?;
     prune_now_and_then(&ctx)?;
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.json || args.format == super::TextOrJson::Json {
         serde_json::to_writer_pretty(&mut out, &report)?;
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);

@@ -28,6 +28,14 @@ pub mod status;
 pub mod tour;
 pub mod validate;
 
+/// `--format` of the commands that print a report as text or JSON (`--json` is its alias).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum TextOrJson {
+    #[default]
+    Text,
+    Json,
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "src",

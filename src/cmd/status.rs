@@ -13,6 +13,9 @@ const SHOW: usize = 10;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// Output format: text or json (`--json` is the same as `--format json`)
+    #[arg(long, value_enum, default_value_t = super::TextOrJson::Text)]
+    pub format: super::TextOrJson,
     /// Print the status as JSON
     #[arg(long)]
     pub json: bool,
@@ -22,7 +25,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     let ctx = Ctx::open_existing(g)?;
     let st = crate::index::status(&ctx)?;
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.json || args.format == super::TextOrJson::Json {
         serde_json::to_writer_pretty(&mut out, &st)?;
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);

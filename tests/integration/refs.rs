@@ -250,3 +250,21 @@ fn depth_two_lists_each_line_once_with_its_intermediates() {
         "{text}"
     );
 }
+
+#[test]
+fn format_json_is_the_same_as_json_everywhere_it_applies() {
+    let p = indexed();
+    for args in [
+        vec!["status"],
+        vec!["dependents", "code-audit/SKILL.md"],
+        vec!["index"],
+    ] {
+        let a = stdout(p.src().args(&args).args(["--format", "json"]));
+        let v: serde_json::Value =
+            serde_json::from_str(&a).unwrap_or_else(|e| panic!("{args:?}: {e}: {a}"));
+        assert!(v.is_object(), "{args:?}");
+    }
+    let a = stdout(p.src().args(["status", "--format", "json"]));
+    let b = stdout(p.src().args(["status", "--json"]));
+    assert_eq!(a, b);
+}
