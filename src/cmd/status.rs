@@ -34,6 +34,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     for (label, list) in [
         ("stale", &st.stale),
         ("missing", &st.missing),
+        ("out of scope", &st.out_of_scope),
         ("new", &st.new),
     ] {
         writeln!(out, "{label}: {}", list.len())?;

@@ -45,7 +45,11 @@ pub struct Status {
     pub config_changed: bool,
     pub indexed: u64,
     pub stale: Vec<String>,
+    /// Indexed files that no longer exist.
     pub missing: Vec<String>,
+    /// Indexed files that exist but the scope or ignore rules now leave out (the config
+    /// changed since the index was built): not missing, and not dependents any more.
+    pub out_of_scope: Vec<String>,
     pub new: Vec<String>,
     pub skipped: BTreeMap<String, u64>,
     pub last_full_scan: Option<String>,
@@ -88,8 +92,11 @@ pub fn status(ctx: &Ctx) -> Result<Status> {
         .map(|(p, _)| p.clone())
         .collect();
     stale.sort();
-    let mut missing: Vec<String> = stored.into_keys().collect();
+    let (mut out_of_scope, mut missing): (Vec<String>, Vec<String>) = stored
+        .into_keys()
+        .partition(|p| std::fs::symlink_metadata(root.join(p)).is_ok_and(|m| m.is_file()));
     missing.sort();
+    out_of_scope.sort();
     new.sort();
     let indexed = conn.query_row("SELECT count(*) FROM files", [], |r| r.get::<_, i64>(0))? as u64;
     let mut skipped = BTreeMap::new();
@@ -118,7 +125,7 @@ pub fn status(ctx: &Ctx) -> Result<Status> {
                 stale.len()
             ),
         )
-    } else if stale.is_empty() && missing.is_empty() && new.is_empty() {
+    } else if stale.is_empty() && missing.is_empty() && new.is_empty() && out_of_scope.is_empty() {
         (
             Recommendation::None,
             "the index matches the tree".to_string(),
@@ -127,9 +134,10 @@ pub fn status(ctx: &Ctx) -> Result<Status> {
         (
             Recommendation::Incremental,
             format!(
-                "{} stale, {} missing, {} new",
+                "{} stale, {} missing, {} out of scope, {} new",
                 stale.len(),
                 missing.len(),
+                out_of_scope.len(),
                 new.len()
             ),
         )
@@ -140,6 +148,7 @@ pub fn status(ctx: &Ctx) -> Result<Status> {
         indexed,
         stale,
         missing,
+        out_of_scope,
         new,
         skipped,
         last_full_scan: meta_get(&conn, META_LAST_FULL)?.map(|t| to_seconds(&t)),

@@ -268,3 +268,22 @@ fn format_json_is_the_same_as_json_everywhere_it_applies() {
     let b = stdout(p.src().args(["status", "--json"]));
     assert_eq!(a, b);
 }
+
+#[test]
+fn status_calls_an_excluded_file_out_of_scope_not_missing() {
+    let p = indexed();
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\".claude/**\"]\n  exclude: [\".claude/docs/**\"]\n",
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(p.src().args(["status", "--json"]))).unwrap_or_default();
+    let out: Vec<&str> = v["out_of_scope"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
+        .unwrap_or_default();
+    assert!(out.contains(&".claude/docs/notes.md"), "{v}");
+    let missing = v["missing"].as_array().map(Vec::len).unwrap_or(99);
+    assert_eq!(missing, 0, "{v}");
+    assert_eq!(v["recommendation"], "full-regeneration", "{v}");
+}
