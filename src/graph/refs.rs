@@ -247,7 +247,7 @@ pub fn decide_hinted<'b>(
     // Plain files all decide alike: a bare word in code or a common word is no name of any of
     // them; a distinctive one names the nearest (the index answers self mentions as a tie).
     if let (Some(h), Some(idx), None) = (hint, nearest, m.via) {
-        if h.plain {
+        if h.plain && m.cue & cue::FOLDER == 0 {
             if idx.bears(m.src) {
                 return Decision::Tie;
             }
@@ -305,21 +305,38 @@ fn pick(src: &str, qualified: &[(i64, &str, RefKind)]) -> Decision {
 /// Whether a bare occurrence (no path written around it) refers to the bearer at `path`.
 fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool) -> Option<RefKind> {
     let base = path.rsplit('/').next().unwrap_or(path);
-    if m.name == base && base.contains('.') {
-        // A file name with its extension: strong wherever it is written.
-        return Some(RefKind::File);
-    }
     let cue = m.cue;
-    // In source code a bare word is an identifier of that code.
-    if cue & cue::CODE_FILE != 0 {
-        return None;
-    }
-    // Plugins are boundaries for bare names; a namespace, a key or a path crosses them.
+    // Plugins are boundaries for bare names (file names too: a plugin is installed on its own
+    // and cannot see another's files); a namespace, a key or a path crosses them.
     if let (Some(sp), Some(tp)) = (plugin_of(m.src), plugin_of(path)) {
         let ns_ok = m.via.is_some_and(|v| v.strip_suffix(':') == Some(tp));
         if sp != tp && !ns_ok && cue & cue::KEY == 0 {
             return None;
         }
+    }
+    if m.name == base && base.contains('.') {
+        // The client's own instruction files exist at every level (`~/.claude/CLAUDE.md`, a
+        // subfolder's, a plugin's): the bare name says which kind of file, not which one.
+        // Only a root file names its root sibling by it; elsewhere it takes a path or "the
+        // root …".
+        if !path.contains('/')
+            && is_client_file(base)
+            && m.src.contains('/')
+            && cue & cue::ROOT == 0
+        {
+            return None;
+        }
+        // A file name with its extension: strong wherever it is written.
+        return Some(RefKind::File);
+    }
+    // `name/`, "the name folder": the folder, not a file with that stem (a file known by its
+    // folder, a skill's `SKILL.md`, is what the folder defines).
+    if cue & cue::FOLDER != 0 && !folder_named(path, m.name) {
+        return None;
+    }
+    // In source code a bare word is an identifier of that code.
+    if cue & cue::CODE_FILE != 0 {
+        return None;
     }
     if cue & cue::NAMESPACE != 0 {
         if let (Some(ns), Some(tp)) = (m.via.and_then(|v| v.strip_suffix(':')), plugin_of(path)) {
@@ -335,11 +352,31 @@ fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool) -> Option<RefKind> 
     });
     let ok = match entity_of(path, m.name) {
         Entity::Agent => distinctive || is_role_noun(m.name) || named,
-        Entity::Skill => distinctive || named || own_folder,
+        Entity::Skill => distinctive || named || own_folder || cue & cue::FOLDER != 0,
         Entity::Command => distinctive || named,
         Entity::Other => distinctive,
     };
     ok.then_some(RefKind::Name)
+}
+
+/// Instruction files the client reads at every level of a project and in the user's home.
+fn is_client_file(base: &str) -> bool {
+    [
+        "CLAUDE.md",
+        "CLAUDE.local.md",
+        "AGENTS.md",
+        "GEMINI.md",
+        "README.md",
+    ]
+    .iter()
+    .any(|c| base.eq_ignore_ascii_case(c))
+}
+
+/// Whether the file at `path` is known by its folder `name` (`skills/name/SKILL.md`).
+fn folder_named(path: &str, name: &str) -> bool {
+    path.rsplit_once('/')
+        .and_then(|(dir, _)| dir.rsplit('/').next())
+        .is_some_and(|parent| parent == name)
 }
 
 /// Components of a written path, without the leading `./`, `../`, `~`, `$VAR`, `@` parts, and
@@ -659,6 +696,44 @@ mod tests {
             &b
         ))
         .is_some());
+    }
+
+    #[test]
+    fn file_names_do_not_reach_into_another_plugin() {
+        let b = ["plugins/a/src/models.py"];
+        assert_eq!(
+            d("plugins/b/x.md", "models.py", 0, None, &b),
+            Decision::Weak
+        );
+        assert!(edge_to(d("plugins/a/x.md", "models.py", 0, None, &b)).is_some());
+        assert!(edge_to(d("README.md", "models.py", 0, None, &b)).is_some());
+    }
+
+    #[test]
+    fn a_root_instruction_file_is_named_bare_only_beside_it() {
+        let c = ["CLAUDE.md"];
+        assert_eq!(d("skills/x/a.md", "CLAUDE.md", 0, None, &c), Decision::Weak);
+        assert!(edge_to(d("README.md", "CLAUDE.md", 0, None, &c)).is_some());
+        assert!(edge_to(d(
+            "skills/x/a.md",
+            "CLAUDE.md",
+            0,
+            Some("../../CLAUDE.md"),
+            &c
+        ))
+        .is_some());
+    }
+
+    #[test]
+    fn a_folder_is_not_the_file_with_its_stem() {
+        let f = ["skills/debug/defense-in-depth.md"];
+        assert_eq!(
+            d("skills/w/a.md", "defense-in-depth", cue::FOLDER, None, &f),
+            Decision::Weak
+        );
+        assert!(edge_to(d("skills/w/a.md", "defense-in-depth", 0, None, &f)).is_some());
+        let s = ["skills/brainstorming/SKILL.md"];
+        assert!(edge_to(d("x/a.md", "brainstorming", cue::FOLDER, None, &s)).is_some());
     }
 
     #[test]

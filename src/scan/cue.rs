@@ -38,6 +38,13 @@ pub const MIDPATH: u16 = 1 << 10;
 /// A qualified use (`copy.deepcopy`) of the name an import bound in the file (with `IMPORT`).
 pub const QUALIFIED: u16 = 1 << 11;
 
+/// Written as a folder: `name/` with nothing after the slash, or followed by the word
+/// directory, folder or dir. It names the folder, not a file with that stem.
+pub const FOLDER: u16 = 1 << 12;
+
+/// Said to be the root's: "the root CLAUDE.md", "the project's README.md".
+pub const ROOT: u16 = 1 << 13;
+
 /// Any cue that says the name is used as the name of a thing.
 pub const NAMED: u16 = CODE | QUOTED | SLASH | NAMESPACE | KEY | ENTITY | LIST;
 
@@ -232,8 +239,12 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     {
         cue.bits |= QUOTED;
     }
-    if line.get(e) == Some(&b'/') && line.get(e + 1).is_some_and(|b| is_path_byte(*b)) {
-        cue.bits |= MIDPATH;
+    if line.get(e) == Some(&b'/') {
+        if line.get(e + 1).is_some_and(|b| is_path_byte(*b)) {
+            cue.bits |= MIDPATH;
+        } else {
+            cue.bits |= FOLDER;
+        }
     }
     let before = trim_decor_end(&line[..a]);
     if let Some(k) = before
@@ -253,6 +264,28 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     let next = first_word(trim_decor_start(&line[e..]));
     if is_entity_word(prev) || is_entity_word(next) {
         cue.bits |= ENTITY;
+    }
+    let owner = match before.strip_suffix(b"'s") {
+        Some(b) => last_word(b),
+        None => prev,
+    };
+    if [
+        &b"root"[..],
+        b"top-level",
+        b"project",
+        b"repository",
+        b"repo",
+    ]
+    .iter()
+    .any(|w| owner.eq_ignore_ascii_case(w))
+    {
+        cue.bits |= ROOT;
+    }
+    if [&b"directory"[..], b"folder", b"dir"]
+        .iter()
+        .any(|w| next.eq_ignore_ascii_case(w))
+    {
+        cue.bits |= FOLDER;
     }
     if starts_item(line, a) {
         cue.bits |= LIST;
@@ -711,6 +744,24 @@ mod tests {
             "a.md",
         );
         assert_eq!(c.via.as_deref(), Some("My Notes/release plan.md"));
+    }
+
+    #[test]
+    fn folders_are_written_with_a_slash_or_named_so() {
+        assert!(has(
+            &cue("    defense-in-depth/", "defense-in-depth", "a.md"),
+            FOLDER
+        ));
+        assert!(has(
+            &cue("(in writing-skills directory)", "writing-skills", "a.md"),
+            FOLDER
+        ));
+        let c = cue("see defense-in-depth/x.md", "defense-in-depth", "a.md");
+        assert!(has(&c, MIDPATH) && !has(&c, FOLDER), "{c:?}");
+        assert!(!has(
+            &cue("use defense-in-depth here", "defense-in-depth", "a.md"),
+            FOLDER
+        ));
     }
 
     #[test]

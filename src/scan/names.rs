@@ -47,7 +47,10 @@ pub fn names_of(path: &str, cfg: &Names) -> Vec<(String, NameKind)> {
         Some(dir) if generic => {
             let parent = dir.rsplit('/').next().unwrap_or(dir);
             push(&format!("{parent}/{base}"), NameKind::ParentBasename);
-            if stem_ok(parent, cfg) && !parent.starts_with('.') {
+            // The folder's name means the file that makes the folder a thing (a skill's
+            // SKILL.md, a package's `__init__.py`), not one that only describes it: prose
+            // naming a plugin or project means that, not its README.
+            if defines_folder(base) && stem_ok(parent, cfg) && !parent.starts_with('.') {
                 push(parent, NameKind::Parent);
             }
         }
@@ -60,6 +63,16 @@ pub fn names_of(path: &str, cfg: &Names) -> Vec<(String, NameKind)> {
         }
     }
     out
+}
+
+/// Whether a conventional file defines its folder as a unit that is spoken of by the folder's
+/// name: a skill, a code package or module folder.
+fn defines_folder(base: &str) -> bool {
+    base.eq_ignore_ascii_case("SKILL.md")
+        || matches!(
+            base,
+            "__init__.py" | "index.js" | "index.ts" | "index.mjs" | "index.cjs" | "mod.rs"
+        )
 }
 
 /// The basename without its last extension; a leading dot does not start an extension.
@@ -107,6 +120,19 @@ mod tests {
                 ("execution-code".into(), "parent"),
             ]
         );
+    }
+
+    #[test]
+    fn a_readme_is_not_named_by_its_folder() {
+        // "plugin-eval" in prose means the plugin, not its README.
+        assert_eq!(
+            names("plugins/plugin-eval/README.md"),
+            vec![
+                ("plugins/plugin-eval/README.md".into(), "path"),
+                ("plugin-eval/README.md".into(), "parent_basename"),
+            ]
+        );
+        assert!(names("pkg/models/__init__.py").contains(&("models".into(), "parent")));
     }
 
     #[test]
