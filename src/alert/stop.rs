@@ -17,8 +17,9 @@ use super::format::{self, Analysis, Dependent, Kind, Named};
 use super::{advance, head, save, watermark, Watermark};
 use crate::ctx::Ctx;
 use crate::events::{self, Event, Source};
-use crate::graph::{self, DisplayNames};
-use crate::{cascade, index, scan, store};
+use crate::graph::dependents::{self, Options};
+use crate::graph::DisplayNames;
+use crate::{cascade, store};
 
 /// Who stopped.
 #[derive(Debug, Clone)]
@@ -65,7 +66,13 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
         });
     }
 
-    let built = index::is_built(ctx).unwrap_or(false);
+    // The index answers only when built with the current config (`graph::dependents`); a
+    // changed scope or naming rules means a live scan, as for every other answer.
+    let built = {
+        let conn = ctx.store.conn()?;
+        dependents::IndexState::of(ctx, &conn).unwrap_or(dependents::IndexState::Absent)
+            == dependents::IndexState::Fresh
+    };
     // With an index: the files the session's events name are refreshed and looked up while
     // reconcile stats the rest of the index on another thread (both are most of a stop).
     let mut looked_up = Lookup::default();
@@ -75,7 +82,7 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
         let snapshot = events::reconcile::Snapshot::take(ctx)?;
         let (first, drift) = std::thread::scope(|s| {
             let reconcile = s.spawn(|| snapshot.scan(ctx, &known));
-            let first = look_up(ctx, &conn, &known_vec);
+            let first = look_up(ctx, &known_vec, deadline);
             let drift = reconcile
                 .join()
                 .unwrap_or_else(|_| Err(anyhow::anyhow!("reconcile panicked")));
@@ -118,8 +125,11 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
             .cloned()
             .collect();
         let mut pairs = looked_up.pairs;
+        let mut timed_out = looked_up.timed_out;
         if !rest.is_empty() {
-            pairs.extend(look_up(ctx, &conn, &rest)?.pairs);
+            let more = look_up(ctx, &rest, deadline)?;
+            pairs.extend(more.pairs);
+            timed_out |= more.timed_out;
         }
         let involved = paths
             .iter()
@@ -127,7 +137,7 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
             .chain(pairs.iter().map(|(src, _)| src.as_str()));
         let names = DisplayNames::load_for(&conn, involved)?;
         let pairs = pairs.iter().map(|(s, d)| (s.as_str(), d.as_str()));
-        let mut a = build(&paths, pairs, false, &names);
+        let mut a = build(&paths, pairs, timed_out, &names);
         a.unattributed = crate::graph::unattributed_distinct(&conn, &paths)?;
         Some(a)
     } else {
@@ -207,28 +217,39 @@ fn failed_runs(conn: &Connection, session: &str, after: i64) -> Result<i64> {
 struct Lookup {
     paths: BTreeSet<String>,
     pairs: Vec<(String, String)>,
+    timed_out: bool,
 }
 
-/// Refreshes the index for exactly `paths` and collects the files mentioning them. Mentions of
-/// a deleted file vanish with the refresh, those of a new file appear: both are kept.
-fn look_up(ctx: &Ctx, conn: &Connection, paths: &[String]) -> Result<Lookup> {
+/// Refreshes the index for exactly `paths` and collects the files mentioning them, through
+/// the one dependents lookup (`graph::dependents`). Mentions of a deleted file vanish with the
+/// refresh, those of a new file appear: both are kept.
+fn look_up(ctx: &Ctx, paths: &[String], deadline: Instant) -> Result<Lookup> {
     if paths.is_empty() {
         return Ok(Lookup::default());
     }
-    let mut pairs = graph::referrers_of(conn, paths)?;
-    index::refresh_paths(ctx, paths)?;
-    pairs.extend(graph::referrers_of(conn, paths)?);
+    let found = dependents::lookup(ctx, paths, options(ctx, deadline))?;
     Ok(Lookup {
         paths: paths.iter().cloned().collect(),
-        pairs,
+        pairs: found.edges.into_iter().map(|e| (e.src, e.dst)).collect(),
+        timed_out: found.truncated,
     })
 }
 
-/// Without an index: the dependents of `paths` from a live scan bounded by the deadline.
-fn live(ctx: &Ctx, paths: &[String], deadline: Instant) -> Result<Analysis> {
+/// The stop refreshes what it looks up (its changes are new by definition); without a usable
+/// index the lookup answers by a live scan bounded by the hook's deadline.
+fn options(ctx: &Ctx, deadline: Instant) -> Options {
     let configured = Duration::from_millis(ctx.config.limits.live_scan_budget_ms);
-    let left = deadline.saturating_duration_since(Instant::now());
-    let live = scan::live_dependents(&ctx.ws, &ctx.config, paths, configured.min(left))?;
+    Options {
+        refresh_targets: true,
+        refresh_dependents: true,
+        build_when_unusable: false,
+        budget: configured.min(deadline.saturating_duration_since(Instant::now())),
+    }
+}
+
+/// Without a usable index: the dependents of `paths` from a live scan bounded by the deadline.
+fn live(ctx: &Ctx, paths: &[String], deadline: Instant) -> Result<Analysis> {
+    let live = dependents::lookup(ctx, paths, options(ctx, deadline))?;
     let involved: BTreeSet<&str> = paths
         .iter()
         .map(String::as_str)

@@ -233,39 +233,23 @@ pub fn record(
     })
 }
 
-/// Brings the index up to date for `changed`. Without a usable index (never built, or built
-/// with another config) a path refresh does nothing and the check would see no dependents, so
-/// the whole index is brought up to date instead (incremental, or full the first time).
-fn refresh(ctx: &Ctx, conn: &Connection, changed: &[String]) -> Result<()> {
-    use crate::index::{self, IndexOptions, META_FINGERPRINT};
-    let usable = index::is_built(ctx)?
-        && crate::store::meta_get(conn, META_FINGERPRINT)?.as_deref()
-            == Some(index::fingerprint(&ctx.config).as_str());
-    if usable {
-        index::refresh_paths(ctx, changed).context("refreshing the index")?;
-    } else {
-        index::run(ctx, &IndexOptions::default()).context("building the index")?;
-    }
-    Ok(())
-}
-
-/// Dependents of `changed`: files that no longer exist are looked up before the refresh drops
-/// them from the index, the others after it re-read them.
-fn dependents_of(ctx: &Ctx, conn: &Connection, changed: &[String]) -> Result<Vec<Dependent>> {
-    let (gone, present): (Vec<String>, Vec<String>) = changed
-        .iter()
-        .cloned()
-        .partition(|f| !ctx.ws.abs(f).exists());
-    let mut edges = if gone.is_empty() {
-        Vec::new()
-    } else {
-        crate::graph::edges_into(conn, &gone)?
-    };
-    refresh(ctx, conn, changed)?;
-    if !present.is_empty() {
-        edges.extend(crate::graph::edges_into(conn, &present)?);
-    }
-    Ok(edges
+/// Dependents of `changed`, through the one dependents lookup (`graph::dependents`): the
+/// changed files are refreshed first (a deleted one is looked up before the refresh drops it);
+/// without a usable index (never built, or built with another config) the index is built, since
+/// a cascade checks again and again.
+fn dependents_of(ctx: &Ctx, changed: &[String]) -> Result<Vec<Dependent>> {
+    let found = crate::graph::dependents::lookup(
+        ctx,
+        changed,
+        crate::graph::dependents::Options {
+            refresh_targets: true,
+            refresh_dependents: true,
+            build_when_unusable: true,
+            budget: std::time::Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
+        },
+    )?;
+    Ok(found
+        .edges
         .into_iter()
         .map(|e| Dependent {
             reason: Reason {
@@ -300,7 +284,7 @@ pub fn check(ctx: &Ctx, sel: &Selector) -> Result<Shown> {
         });
     }
     let changed: Vec<String> = it.changed_files(&edits).into_iter().collect();
-    let dependents = dependents_of(ctx, &conn, &changed).map_err(|e| format!("{e:#}"));
+    let dependents = dependents_of(ctx, &changed).map_err(|e| format!("{e:#}"));
     crate::store::write(&mut conn, |tx| {
         let (meta, mut c) = store::load(tx, meta.id)?.ok_or_else(|| not_found(sel, true))?;
         let same = c

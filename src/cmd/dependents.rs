@@ -11,6 +11,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::ctx::Ctx;
+use crate::graph::dependents::{self, IndexState, Options, Source};
 use crate::graph::{self, Edge};
 use crate::index::{self, Freshness};
 use crate::workspace::{GlobalOpts, Located};
@@ -61,6 +62,8 @@ struct Answer {
     /// same-named files): the answer leaves them out, so it is not complete.
     unattributed: u64,
     last_scan: Option<String>,
+    /// Whether the stored graph could answer: fresh, stale, config-changed or absent.
+    index_state: IndexState,
     notes: Vec<String>,
 }
 
@@ -92,11 +95,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         let conn = ctx.store.conn()?;
         graph::locate_file(&conn, &ctx.ws.root, &file).map_err(crate::error::usage)?
     };
-    let answer = if index::is_built(&ctx)? {
-        from_index(&ctx, &file, args.depth)?
-    } else {
-        live(&ctx, &file)?
-    };
+    let answer = answer(&ctx, &file, args.depth)?;
     // Buffered: a hub file can have tens of thousands of evidence lines.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json || args.format == super::TextOrJson::Json {
@@ -109,18 +108,29 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn from_index(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
+fn answer(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
+    // The same lookup as `impact`, the alert and the cascade; this command only reads, so it
+    // refreshes nothing: a stale dependent or a changed config means a live scan.
+    let opts = Options {
+        refresh_targets: false,
+        refresh_dependents: false,
+        build_when_unusable: false,
+        budget: Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
+    };
+    let found = dependents::lookup(ctx, &[file.to_string()], opts)?;
     let conn = ctx.store.conn()?;
-    // One read transaction for every lookup below: a consistent snapshot, and SQLite takes its
-    // shared lock once instead of once per statement (tens of thousands for a hub file).
-    let _snapshot = conn.unchecked_transaction()?;
     let root = &ctx.ws.root;
-    let freshness = index::freshness_with(&conn, root, &[file.to_string()])?
-        .pop()
-        .map_or(Freshness::Unindexed, |(_, f)| f);
+    let usable = matches!(found.state, IndexState::Fresh | IndexState::Stale(_));
+    let freshness = if usable {
+        index::freshness_with(&conn, root, &[file.to_string()])?
+            .pop()
+            .map_or(Freshness::Unindexed, |(_, f)| f)
+    } else {
+        Freshness::Unindexed
+    };
     let mut notes = Vec::new();
     match freshness {
-        Freshness::Unindexed => {
+        Freshness::Unindexed if usable => {
             let skipped: Option<String> = {
                 use rusqlite::OptionalExtension;
                 conn.query_row("SELECT reason FROM skipped WHERE path = ?1", [file], |r| {
@@ -137,37 +147,36 @@ fn from_index(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
             });
         }
         Freshness::Stale => notes.push(format!(
-            "{file} changed since it was indexed (its dependents are those of the last scan)"
+            "{file} changed since it was indexed (its names are those of the last scan)"
         )),
         Freshness::Missing => notes.push(format!("{file} was indexed but no longer exists")),
-        Freshness::Fresh => {}
+        _ => {}
     }
-    let direct_edges = graph::edges_into(&conn, &[file.to_string()])?;
-    let srcs: BTreeSet<String> = direct_edges.iter().map(|e| e.src.clone()).collect();
-    let srcs_vec: Vec<String> = srcs.iter().cloned().collect();
-    let stale_dependents: Vec<String> = index::freshness_with(&conn, root, &srcs_vec)?
-        .into_iter()
-        .filter(|(_, f)| *f != Freshness::Fresh)
-        .map(|(p, _)| p)
-        .collect();
-    if !stale_dependents.is_empty() {
-        notes.push(format!(
-            "{} dependent(s) changed since indexed: run `src index` for an exact answer",
-            stale_dependents.len()
-        ));
-    }
-    let unattributed = graph::unattributed(&conn, &[file.to_string()])?
-        .first()
-        .map_or(0, |(_, n)| *n);
+    let own_notes_empty = notes.is_empty();
+    notes.extend(found.notes.iter().cloned());
+    let unattributed = found.unattributed.first().map_or(0, |(_, n)| *n);
+    let own_notes_empty = own_notes_empty && unattributed == 0;
     if unattributed > 0 {
         notes.push(format!(
             "{unattributed} mention(s) of {file}'s names could not be attributed: other files \
              bear the same name and none is nearer (`src query unresolved` lists them)"
         ));
     }
+    let srcs: BTreeSet<String> = found.edges.iter().map(|e| e.src.clone()).collect();
     let mut indirect = Vec::new();
-    if depth >= 2 {
-        for e in graph::edges_into(&conn, &srcs_vec)? {
+    let mut source = found.source;
+    if depth >= 2 && !srcs.is_empty() {
+        let srcs_vec: Vec<String> = srcs.iter().cloned().collect();
+        let hop2 = dependents::lookup(ctx, &srcs_vec, opts)?;
+        for n in hop2.notes {
+            if !notes.contains(&n) {
+                notes.push(n);
+            }
+        }
+        if hop2.source == Source::LiveScan {
+            source = Source::LiveScan;
+        }
+        for e in hop2.edges {
             if e.src != file && !srcs.contains(&e.src) {
                 let via = e.dst.clone();
                 indirect.push(dependent(e, Some(via)));
@@ -195,16 +204,23 @@ fn from_index(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
         .iter()
         .filter_map(|k| crate::store::meta_get(&conn, k).ok().flatten())
         .max();
+    let stale_dependents = match &found.state {
+        IndexState::Stale(f) => f.clone(),
+        _ => Vec::new(),
+    };
     Ok(Answer {
         file: file.to_string(),
-        source: if freshness == Freshness::Unindexed {
-            "unindexed"
-        } else {
-            "indexed"
+        source: match source {
+            Source::LiveScan => "live-scan",
+            Source::Index if freshness == Freshness::Unindexed => "unindexed",
+            Source::Index => "indexed",
         },
-        complete: notes.is_empty(),
+        // The lookup's own notes say where the answer came from (a live scan is as complete
+        // as the tree now); what is left out of it is a cut, a tie or the target's own state.
+        complete: own_notes_empty && !found.truncated,
         freshness,
-        direct: direct_edges
+        direct: found
+            .edges
             .into_iter()
             .map(|e| dependent(e, None))
             .collect(),
@@ -212,31 +228,7 @@ fn from_index(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
         stale_dependents,
         unattributed,
         last_scan,
-        notes,
-    })
-}
-
-fn live(ctx: &Ctx, file: &str) -> Result<Answer> {
-    let budget = Duration::from_millis(ctx.config.limits.live_scan_budget_ms);
-    let scan = crate::scan::live_dependents(&ctx.ws, &ctx.config, &[file.to_string()], budget)?;
-    let mut notes =
-        vec!["no index yet: answered by scanning the tree now (run `src index`)".into()];
-    if scan.truncated {
-        notes.push(format!(
-            "the live scan stopped after {} ms: the answer is partial",
-            budget.as_millis()
-        ));
-    }
-    Ok(Answer {
-        file: file.to_string(),
-        source: "live-scan",
-        freshness: Freshness::Unindexed,
-        complete: !scan.truncated,
-        direct: scan.edges.into_iter().map(|e| dependent(e, None)).collect(),
-        indirect: Vec::new(),
-        stale_dependents: Vec::new(),
-        unattributed: 0,
-        last_scan: None,
+        index_state: found.state,
         notes,
     })
 }
@@ -283,7 +275,9 @@ fn print_text(out: &mut impl Write, a: &Answer) -> Result<()> {
     for n in &a.notes {
         writeln!(out, "note: {n}")?;
     }
-    let completeness = if a.complete {
+    let completeness = if a.complete && a.source == "live-scan" {
+        "complete (a live scan of the tree now)"
+    } else if a.complete {
         "complete as of the last scan"
     } else {
         "incomplete (see notes)"

@@ -4,6 +4,7 @@
 //! Owns reading `edges`/`files` for other modules; never writes (the index does). Invariant:
 //! every returned edge has a real `dst` file; results are sorted, so output is deterministic.
 
+pub mod dependents;
 pub mod refs;
 pub mod resolve;
 
@@ -134,6 +135,23 @@ pub fn unattributed(conn: &Connection, files: &[String]) -> Result<Vec<(String, 
         }
     }
     Ok(out)
+}
+
+/// How many items a note names before "and N more".
+const NAMED_IN_NOTE: usize = 10;
+
+/// "a, b, c" or "a, b, … and N more".
+pub fn name_some(items: &[String]) -> String {
+    let shown: Vec<&str> = items
+        .iter()
+        .take(NAMED_IN_NOTE)
+        .map(String::as_str)
+        .collect();
+    let mut s = shown.join(", ");
+    if items.len() > NAMED_IN_NOTE {
+        s.push_str(&format!(" and {} more", items.len() - NAMED_IN_NOTE));
+    }
+    s
 }
 
 /// Every edge whose `dst` is one of `dsts` (root-relative paths), sorted by (dst, src, line).

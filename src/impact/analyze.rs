@@ -15,9 +15,8 @@ use anyhow::{Context, Result};
 
 use crate::ctx::Ctx;
 use crate::error::usage;
-use crate::graph::{self, Edge};
+use crate::graph::dependents::{self, IndexState, Options, Source};
 use crate::index::{self, Freshness};
-use crate::scan;
 use crate::workspace::Located;
 
 use super::assemble::{self, name_some};
@@ -86,15 +85,7 @@ pub fn analyze(ctx: &Ctx, input: &Input) -> Result<Outcome> {
     }
     let manifest: Vec<String> = manifest.into_iter().collect();
     let files_changed = manifest.len() as u64;
-    let graph = if index::is_built(ctx)? {
-        from_index(ctx, &manifest, &mut warnings, &mut notes)?
-    } else {
-        notes.push(
-            "the index is not built: answered by a live scan (grep-only mode); run `src index`"
-                .into(),
-        );
-        from_live_scan(ctx, &manifest, &mut notes)?
-    };
+    let graph = from_index(ctx, &manifest, &mut warnings, &mut notes)?;
     // Input problems come first in the notes: they explain a `skipped` before anything else.
     let mut all_notes = warnings.clone();
     all_notes.extend(notes);
@@ -119,83 +110,38 @@ struct GraphAnswer {
     live_scan: bool,
 }
 
-/// Hop 1 and hop 2 from the index; falls back to a live scan when a file involved is stale.
+/// Hop 1 and hop 2 through the one dependents lookup (`graph::dependents`): from the index
+/// when it can answer, else by a live scan that says why.
 fn from_index(
     ctx: &Ctx,
     manifest: &[String],
     warnings: &mut Vec<String>,
     notes: &mut Vec<String>,
 ) -> Result<GraphAnswer> {
-    let cfg = &ctx.config.impact;
     let mut t = Instant::now();
-    let before = index::freshness(ctx, manifest)?;
-    lap("freshness before", &mut t);
-    let deleted: Vec<String> = before
-        .iter()
-        .filter(|(_, f)| *f == Freshness::Missing)
-        .map(|(p, _)| p.clone())
-        .collect();
     let conn = ctx.store.conn()?;
-    // The refresh drops a deleted file and its edges: read who mentioned it first.
-    let mut hop1_edges = if deleted.is_empty() {
-        Vec::new()
-    } else {
-        graph::edges_into(&conn, &deleted)?
-    };
-    // An index built under another scope or other naming rules answers a different question.
-    let fp = crate::store::meta_get(&conn, index::META_FINGERPRINT)?;
-    if fp.as_deref() != Some(index::fingerprint(&ctx.config).as_str()) {
-        notes.push(
-            "the configuration or naming rules changed since the index was built: answered by a live scan (grep-only mode); run `src index`"
-                .into(),
-        );
+    if IndexState::of(ctx, &conn)? != IndexState::Fresh {
         return from_live_scan(ctx, manifest, notes);
     }
-    // Only paths whose entry differs from the disk need the refresh (it costs a read of the
-    // file table); a fresh changed file is already what a refresh would make it.
-    // An unindexed file only needs it when it exists and is in scope (a new file).
+    let before = index::freshness(ctx, manifest)?;
+    lap("freshness before", &mut t);
     let filter = crate::index::walk::PathFilter::new(&ctx.ws, &ctx.config)?;
-    let to_refresh: Vec<String> = before
-        .iter()
-        .filter(|(p, f)| match f {
-            Freshness::Fresh => false,
-            Freshness::Stale | Freshness::Missing => true,
-            Freshness::Unindexed => ctx.ws.abs(p).is_file() && filter.in_scope(p),
-        })
-        .map(|(p, _)| p.clone())
-        .collect();
-    if !to_refresh.is_empty() {
-        let report = index::refresh_paths(ctx, &to_refresh)
-            .context("refreshing the index for the changed files")?;
-        if !report.notes.is_empty() {
-            notes.push(format!(
-                "the index could not be refreshed ({}): answered by a live scan (grep-only mode)",
-                report.notes.join("; ")
-            ));
-            return from_live_scan(ctx, manifest, notes);
-        }
-        lap("refresh", &mut t);
-    }
-    let present: Vec<String> = manifest
-        .iter()
-        .filter(|p| !deleted.contains(p))
-        .cloned()
-        .collect();
-    let mut analyzable = deleted.clone();
-    let mut stale = Vec::new();
-    let (mut unknown, mut absent) = (Vec::new(), Vec::new());
-    for (p, f) in index::freshness(ctx, &present)? {
+    let (mut analyzable, mut deleted, mut unknown, mut absent) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (p, f) in before {
         match f {
-            Freshness::Fresh => analyzable.push(p),
-            Freshness::Stale => {
-                stale.push(p.clone());
+            Freshness::Fresh | Freshness::Stale => analyzable.push(p),
+            Freshness::Missing => {
+                deleted.push(p.clone());
                 analyzable.push(p);
             }
-            Freshness::Unindexed | Freshness::Missing if ctx.ws.abs(&p).exists() => unknown.push(p),
-            Freshness::Unindexed | Freshness::Missing => absent.push(p),
+            Freshness::Unindexed if !ctx.ws.abs(&p).exists() => absent.push(p),
+            Freshness::Unindexed if ctx.ws.abs(&p).is_file() && filter.in_scope(&p) => {
+                analyzable.push(p)
+            }
+            Freshness::Unindexed => unknown.push(p),
         }
     }
-    note_unanalysed(&unknown, &absent, warnings);
     if !deleted.is_empty() {
         notes.push(format!(
             "{} changed file(s) were deleted; their dependents still mention them: {}",
@@ -204,75 +150,89 @@ fn from_index(
         ));
     }
     analyzable.sort();
-    let (analyzable, cut) = cap_changed(analyzable, cfg.max_changed_files, notes);
-    if !stale.is_empty() {
-        return fallback(ctx, &analyzable, hop1_edges, cut, &stale, notes);
-    }
-    lap("freshness after", &mut t);
-    // The live scan cannot see a deleted file: keep the edges read before the refresh.
-    let deleted_edges = hop1_edges.clone();
-    hop1_edges.extend(graph::edges_into(&conn, &analyzable)?);
-    // Mentions that could not be attributed (ties) are named, never dropped silently.
-    let ties = graph::unattributed(&conn, &analyzable)?;
-    if !ties.is_empty() {
-        let total: u64 = ties.iter().map(|(_, n)| n).sum();
-        let files: Vec<String> = ties.iter().map(|(f, n)| format!("{f} ({n})")).collect();
+    let (analyzable, cut) = cap_changed(analyzable, ctx.config.impact.max_changed_files, notes);
+    let opts = Options {
+        refresh_targets: true,
+        refresh_dependents: false,
+        build_when_unusable: false,
+        budget: Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
+    };
+    let hop1 = dependents::lookup(ctx, &analyzable, opts)?;
+    lap("hop 1", &mut t);
+    // A new file in scope that the refresh still left out (binary, too large) bears no names.
+    let (analyzable, left_out): (Vec<String>, Vec<String>) = if hop1.source == Source::Index {
+        let after = index::freshness(ctx, &analyzable)?;
+        let out: Vec<String> = after
+            .into_iter()
+            .filter(|(p, f)| *f == Freshness::Unindexed && !deleted.contains(p))
+            .map(|(p, _)| p)
+            .collect();
+        (
+            analyzable
+                .into_iter()
+                .filter(|p| !out.contains(p))
+                .collect(),
+            out,
+        )
+    } else {
+        (analyzable, Vec::new())
+    };
+    unknown.extend(left_out);
+    note_unanalysed(&unknown, &absent, warnings);
+    if !hop1.unattributed.is_empty() {
+        let total: u64 = hop1.unattributed.iter().map(|(_, n)| n).sum();
+        let files: Vec<String> = hop1
+            .unattributed
+            .iter()
+            .map(|(f, n)| format!("{f} ({n})"))
+            .collect();
         notes.push(format!(
             "{total} mention(s) of changed files' names could not be attributed (ties between \
              same-named files; `src query unresolved`): {}",
             name_some(&files)
         ));
     }
-    lap("hop 1", &mut t);
-    let h1 = assemble::hop1(&analyzable, &hop1_edges, cfg.max_direct_per_file);
-    let hop2_edges = graph::edges_into(&conn, &h1.intermediates())?;
-    lap("hop 2", &mut t);
-    let assembled = h1.finish(&hop2_edges, &ctx.ws.root, cfg.hub_threshold);
-    // Confidence high needs every file in the answer fresh; one stale file means a live scan.
-    let involved: BTreeSet<String> = assembled
-        .impacts
-        .iter()
-        .flat_map(|i| i.dependents.iter())
-        .filter_map(|d| ctx.ws.relative(Path::new(&d.file)))
-        .collect();
-    let involved: Vec<String> = involved.into_iter().collect();
-    let stale: Vec<String> = index::freshness(ctx, &involved)?
-        .into_iter()
-        .filter(|(_, f)| *f != Freshness::Fresh)
-        .map(|(p, _)| p)
-        .collect();
-    lap("assemble and freshness of dependents", &mut t);
-    if !stale.is_empty() {
-        return fallback(ctx, &analyzable, deleted_edges, cut, &stale, notes);
-    }
-    Ok(GraphAnswer {
-        assembled,
-        truncated: cut,
-        live_scan: false,
-    })
-}
-
-/// The index is stale for files in the answer: answer the same question by a live scan.
-fn fallback(
-    ctx: &Ctx,
-    analyzable: &[String],
-    deleted_edges: Vec<Edge>,
-    cut: bool,
-    stale: &[String],
-    notes: &mut Vec<String>,
-) -> Result<GraphAnswer> {
-    notes.push(format!(
-        "{} indexed file(s) changed since they were indexed: answered by a live scan (grep-only mode); run `src index`: {}",
-        stale.len(),
-        name_some(stale)
-    ));
-    let mut ans = live(ctx, analyzable, deleted_edges, notes)?;
+    let mut ans = both_hops(ctx, &analyzable, hop1, opts, notes)?;
     ans.truncated |= cut;
+    lap("hop 2", &mut t);
     Ok(ans)
 }
 
+/// Hop 2 from hop 1 through the same lookup, and the assembled answer.
+fn both_hops(
+    ctx: &Ctx,
+    changed: &[String],
+    hop1: dependents::Dependents,
+    opts: Options,
+    notes: &mut Vec<String>,
+) -> Result<GraphAnswer> {
+    let cfg = &ctx.config.impact;
+    let start = Instant::now();
+    let h1 = assemble::hop1(changed, &hop1.edges, cfg.max_direct_per_file);
+    let hop2 = dependents::lookup(
+        ctx,
+        &h1.intermediates(),
+        Options {
+            refresh_targets: false,
+            budget: opts.budget.saturating_sub(start.elapsed()),
+            ..opts
+        },
+    )?;
+    for n in hop1.notes.iter().chain(hop2.notes.iter()) {
+        if !notes.contains(n) {
+            notes.push(n.clone());
+        }
+    }
+    let assembled = h1.finish(&hop2.edges, &ctx.ws.root, cfg.hub_threshold);
+    Ok(GraphAnswer {
+        assembled,
+        truncated: hop1.truncated || hop2.truncated,
+        live_scan: hop1.source == Source::LiveScan || hop2.source == Source::LiveScan,
+    })
+}
+
 /// Degraded mode: no usable index, so the changed files that exist in scope are analysed by a
-/// live scan of the tree.
+/// live scan of the tree (the lookup says why in its notes).
 fn from_live_scan(ctx: &Ctx, manifest: &[String], notes: &mut Vec<String>) -> Result<GraphAnswer> {
     // The live scan resolves names against the files in scope, as the index does: a missing or
     // out-of-scope file bears no name there, so it cannot be analysed.
@@ -289,48 +249,16 @@ fn from_live_scan(ctx: &Ctx, manifest: &[String], notes: &mut Vec<String>) -> Re
     }
     note_unanalysed(&unknown, &absent, notes);
     let (analyzable, cut) = cap_changed(analyzable, ctx.config.impact.max_changed_files, notes);
-    let mut ans = live(ctx, &analyzable, Vec::new(), notes)?;
+    let opts = Options {
+        refresh_targets: false,
+        refresh_dependents: false,
+        build_when_unusable: false,
+        budget: Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
+    };
+    let hop1 = dependents::lookup(ctx, &analyzable, opts)?;
+    let mut ans = both_hops(ctx, &analyzable, hop1, opts, notes)?;
     ans.truncated |= cut;
     Ok(ans)
-}
-
-/// Both hops by live scans sharing one time budget; `known` are hop-1 edges read before (into
-/// deleted files, which no scan can resolve).
-fn live(
-    ctx: &Ctx,
-    changed: &[String],
-    mut known: Vec<Edge>,
-    notes: &mut Vec<String>,
-) -> Result<GraphAnswer> {
-    let cfg = &ctx.config.impact;
-    let budget = Duration::from_millis(ctx.config.limits.live_scan_budget_ms);
-    let start = Instant::now();
-    let mut truncated = false;
-    let mut scan = |targets: &[String]| -> Result<Vec<Edge>> {
-        if targets.is_empty() {
-            return Ok(Vec::new());
-        }
-        let left = budget.saturating_sub(start.elapsed());
-        let s = scan::live_dependents(&ctx.ws, &ctx.config, targets, left)
-            .context("scanning the tree for dependents")?;
-        truncated |= s.truncated;
-        Ok(s.edges)
-    };
-    known.extend(scan(changed)?);
-    let h1 = assemble::hop1(changed, &known, cfg.max_direct_per_file);
-    let hop2 = scan(&h1.intermediates())?;
-    let assembled = h1.finish(&hop2, &ctx.ws.root, cfg.hub_threshold);
-    if truncated {
-        notes.push(format!(
-            "the live scan ran out of its budget (limits.live_scan_budget_ms = {}): some files were not read",
-            ctx.config.limits.live_scan_budget_ms
-        ));
-    }
-    Ok(GraphAnswer {
-        assembled,
-        truncated,
-        live_scan: true,
-    })
 }
 
 /// Keeps the first `max` changed files (path order); names the rest in a note.

@@ -14,9 +14,6 @@ use crate::graph::Edge;
 use super::decide::{self, Facts};
 use super::{Dependent, Hub, Impact, ImpactL1};
 
-/// How many cut names a note spells out before it says "and N more".
-const NAMED_IN_NOTE: usize = 10;
-
 /// Hop 1: the DIRECT dependents of each changed file, before hop 2 is known.
 #[derive(Debug, Clone)]
 pub struct Hop1 {
@@ -242,19 +239,7 @@ fn distinct_mentioners(edges: &[Edge], dst: &str) -> u64 {
         .len() as u64
 }
 
-/// "a, b, c" or "a, b, … and N more".
-pub fn name_some(items: &[String]) -> String {
-    let shown: Vec<&str> = items
-        .iter()
-        .take(NAMED_IN_NOTE)
-        .map(String::as_str)
-        .collect();
-    let mut s = shown.join(", ");
-    if items.len() > NAMED_IN_NOTE {
-        s.push_str(&format!(" and {} more", items.len() - NAMED_IN_NOTE));
-    }
-    s
-}
+pub use crate::graph::name_some;
 
 #[cfg(test)]
 mod tests {

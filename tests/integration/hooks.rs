@@ -707,6 +707,9 @@ fn debug_timings_go_to_the_named_file_never_to_stderr() {
     let p = Project::from_fixture("claude-tree");
     p.src().args(["index"]).assert().success();
     let f = ".claude/hooks/hook-common.sh";
+    // The edit changes the file, so the stop has something to refresh.
+    let old = std::fs::read_to_string(p.path(f)).unwrap_or_default();
+    p.write(f, &format!("{old}\n# edited\n"));
     hook(&p, "post-tool-use", edit_payload(&p, f, "toolu_dbg"));
     let log = p.path("debug.log");
     let out = src()

@@ -13,4 +13,5 @@ mod refs;
 mod safety;
 mod scan;
 mod tour;
+mod truth;
 mod workspace;
