@@ -52,6 +52,12 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     } else {
         writeln!(out, "skipped: {skipped} ({})", parts.join(", "))?;
     }
+    if let Some(n) = st.ignored {
+        writeln!(
+            out,
+            "ignored: {n} untracked file(s) in scope left out by ignore rules"
+        )?;
+    }
     let never = "never".to_string();
     writeln!(
         out,

@@ -52,6 +52,10 @@ pub struct Status {
     pub out_of_scope: Vec<String>,
     pub new: Vec<String>,
     pub skipped: BTreeMap<String, u64>,
+    /// Untracked files in scope that the ignore rules leave out (git's count; absent outside
+    /// a repository). Tracked files are never ignored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ignored: Option<u64>,
     pub last_full_scan: Option<String>,
     pub last_incremental_scan: Option<String>,
     pub recommendation: Recommendation,
@@ -151,6 +155,7 @@ pub fn status(ctx: &Ctx) -> Result<Status> {
         out_of_scope,
         new,
         skipped,
+        ignored: walk::ignored_in_scope(&ctx.ws.root, &ctx.config),
         last_full_scan: meta_get(&conn, META_LAST_FULL)?.map(|t| to_seconds(&t)),
         last_incremental_scan: meta_get(&conn, META_LAST_INCREMENTAL)?.map(|t| to_seconds(&t)),
         recommendation,

@@ -512,6 +512,41 @@ impl PathFilter {
     }
 }
 
+/// How many untracked files in scope git's ignore rules leave out (`git ls-files --others
+/// --ignored --exclude-standard`); `None` when `root` is not in a repository or git is missing.
+/// A count for `status`, so that "indexed: N" is never mistaken for every file in scope.
+pub fn ignored_in_scope(root: &Path, config: &Config) -> Option<u64> {
+    if !root.join(".git").exists() && !root.ancestors().skip(1).any(|a| a.join(".git").exists()) {
+        return None;
+    }
+    let scope = ScopeMatcher::new(&config.scope).ok()?;
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args([
+            "ls-files",
+            "-z",
+            "--others",
+            "--ignored",
+            "--exclude-standard",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let n = out
+        .stdout
+        .split(|b| *b == 0)
+        .filter_map(|p| std::str::from_utf8(p).ok())
+        .filter(|p| !p.is_empty() && !p.split('/').any(|c| c == STATE_DIR))
+        .filter(|p| {
+            scope.includes_file(p) && p.rmatch_indices('/').all(|(i, _)| scope.may_enter(&p[..i]))
+        })
+        .count();
+    Some(n as u64)
+}
+
 /// Files git tracks under `root` that its ignore rules would leave out, root-relative: asked of
 /// git itself (`git ls-files --cached --ignored --exclude-standard`), which lists just these, so
 /// the cost is one read of git's index. Empty when `root` is not in a repository or git is

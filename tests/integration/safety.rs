@@ -398,6 +398,13 @@ fn tracked_files_under_an_ignored_folder_are_indexed() {
         !edges.contains("scratch.md"),
         "an untracked ignored file stays out: {edges}"
     );
+    // status says how many files in scope the ignore rules left out (scratch.md).
+    let st = stdout(p.src().args(["status", "--format", "json"]));
+    let st: serde_json::Value =
+        serde_json::from_str(&st).unwrap_or_else(|e| panic!("status json: {e}\n{st}"));
+    assert_eq!(st["ignored"], 1, "{st}");
+    let text = stdout(p.src().args(["status"]));
+    assert!(text.contains("ignored: 1 untracked file(s)"), "{text}");
     // A hook's refresh of the tracked file agrees with the walk.
     p.write(
         ".claude/projects/home/memory/MEMORY.md",
