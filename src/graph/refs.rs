@@ -251,7 +251,7 @@ pub fn decide_hinted<'b>(
             if idx.bears(m.src) {
                 return Decision::Tie;
             }
-            if m.cue & cue::CODE_FILE != 0 || !is_distinctive(m.name) {
+            if m.cue & (cue::CODE_FILE | cue::SOURCE) != 0 || !is_distinctive(m.name) {
                 return Decision::Weak;
             }
             return match idx.resolve(m.src) {
@@ -354,7 +354,9 @@ fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool) -> Option<RefKind> 
         Entity::Agent => distinctive || is_role_noun(m.name) || named,
         Entity::Skill => distinctive || named || own_folder || cue & cue::FOLDER != 0,
         Entity::Command => distinctive || named,
-        Entity::Other => distinctive,
+        // In source code a module, script or document is named by an import, a qualified
+        // use, its file name or a path; a bare word in a comment or string is prose about it.
+        Entity::Other => distinctive && cue & cue::SOURCE == 0,
     };
     ok.then_some(RefKind::Name)
 }

@@ -45,6 +45,11 @@ pub const FOLDER: u16 = 1 << 12;
 /// Said to be the root's: "the root CLAUDE.md", "the project's README.md".
 pub const ROOT: u16 = 1 << 13;
 
+/// The mentioning file is source code (any language whose imports are read), whatever part
+/// of it the name is in: a module is named there by an import or a qualified use, not by a
+/// word in a comment or a string ("the traceback", `"html"`).
+pub const SOURCE: u16 = 1 << 14;
+
 /// Any cue that says the name is used as the name of a thing.
 pub const NAMED: u16 = CODE | QUOTED | SLASH | NAMESPACE | KEY | ENTITY | LIST;
 
@@ -176,6 +181,9 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     // a document; elsewhere a bare word is an identifier of the code.
     // A name with a `-` is no identifier of most languages (`data-engineer`): a name there too.
     // A shell script's bare words are literals (arguments, `case` labels), not identifiers.
+    if lang.is_some() {
+        cue.bits |= SOURCE;
+    }
     if let Some(l) = lang.filter(|l| *l != Lang::Shell) {
         if !in_comment_or_string(line, s, e, l) && !line[s..e].contains(&b'-') {
             cue.bits |= CODE_FILE;
@@ -191,7 +199,8 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     if let Some(q) = quoted_start(line, ts, e) {
         ts = q;
     }
-    if is_url(line, ts, s) {
+    // The name is a URL's scheme (`http://…`): no file of the tree.
+    if is_url(line, ts, s) || line[e..].starts_with(b"://") {
         cue.bits |= URL;
         return cue;
     }
