@@ -102,6 +102,7 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
                     agent_type: None,
                     tool_use_id: None,
                     cwd: None,
+                    worktree: None,
                     ts: ts.clone(),
                 };
                 events::insert(tx, &ev, Source::Reconcile)?;

@@ -60,16 +60,17 @@ fn parse_line(ws: &Workspace, session: &str, line: &str) -> Result<Event, String
     if !p.is_absolute() {
         return Err(format!("path `{path}` is not absolute"));
     }
-    let abs = normalize(p);
+    let at = super::worktree::event_path(ws, &normalize(p));
     Ok(Event {
         session_id: session.to_string(),
         tool_name: tool.to_string(),
-        path: ws.relative(&abs),
-        abs_path: abs.to_string_lossy().into_owned(),
+        path: at.path,
+        abs_path: at.abs_path,
         agent_id: None,
         agent_type: None,
         tool_use_id: None,
         cwd: None,
+        worktree: at.worktree,
         ts: when.to_rfc3339_opts(chrono::SecondsFormat::Millis, false),
     })
 }

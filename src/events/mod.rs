@@ -17,14 +17,16 @@ pub mod reconcile;
 pub mod record;
 pub mod settings;
 pub mod spill;
+pub mod worktree;
 
 /// One recorded edit of one file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
     pub session_id: String,
-    /// Edit, Write, MultiEdit, NotebookEdit, Reconcile, or the tool named by an imported log.
+    /// Edit, Write, MultiEdit, NotebookEdit, Bash, Reconcile, or the tool named by an imported log.
     pub tool_name: String,
-    /// Absolute path as the client sent it (lexically normalised).
+    /// Absolute path as the client sent it (lexically normalised), or for an edit in a linked
+    /// worktree the root's file it corresponds to.
     pub abs_path: String,
     /// Root-relative path when the file is inside the root.
     #[serde(default)]
@@ -37,6 +39,10 @@ pub struct Event {
     pub tool_use_id: Option<String>,
     #[serde(default)]
     pub cwd: Option<String>,
+    /// The linked worktree (absolute) the edit was made in, when it was not the root's own
+    /// checkout; `path` and `abs_path` then name the root's file it corresponds to.
+    #[serde(default)]
+    pub worktree: Option<String>,
     /// ISO-8601 with offset (microseconds from hooks, as given by imports).
     pub ts: String,
 }
@@ -74,12 +80,12 @@ pub fn insert(conn: &Connection, ev: &Event, source: Source) -> Result<bool> {
     // without an id (spill, import, reconcile), an identical row is the duplicate to skip.
     let sql = if ev.tool_use_id.is_some() || source == Source::Hook {
         "INSERT OR IGNORE INTO events
-           (session_id, tool_name, abs_path, path, agent_id, agent_type, tool_use_id, cwd, ts, source)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+           (session_id, tool_name, abs_path, path, agent_id, agent_type, tool_use_id, cwd, ts, source, worktree)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
     } else {
         "INSERT INTO events
-           (session_id, tool_name, abs_path, path, agent_id, agent_type, tool_use_id, cwd, ts, source)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
+           (session_id, tool_name, abs_path, path, agent_id, agent_type, tool_use_id, cwd, ts, source, worktree)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
          WHERE NOT EXISTS (SELECT 1 FROM events WHERE session_id = ?1 AND tool_use_id IS NULL
                            AND abs_path = ?3 AND tool_name = ?2 AND ts = ?9)"
     };
@@ -93,7 +99,8 @@ pub fn insert(conn: &Connection, ev: &Event, source: Source) -> Result<bool> {
         ev.tool_use_id,
         ev.cwd,
         ev.ts,
-        source.as_str()
+        source.as_str(),
+        ev.worktree
     ])?;
     Ok(n > 0)
 }
@@ -124,6 +131,20 @@ pub fn audit(conn: &Connection, run: &Run, ts: &str) -> Result<i64> {
     ])
     .context("writing the hook-run audit")?;
     Ok(conn.last_insert_rowid())
+}
+
+/// The client event fired once after each batch of tool calls (Claude Code 2.1.118).
+pub const BATCH_EVENT: &str = "PostToolBatch";
+
+/// Whether a `deliver` run of `session` saw a PostToolBatch (from the lead or a subagent): the
+/// session's client fires it after every batch of tool calls.
+pub fn fires_post_tool_batch(conn: &Connection, session: &str) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM hook_runs
+             WHERE session_id = ?1 AND event = 'deliver' AND detail = ?2)",
+        )?
+        .query_row(params![session, BATCH_EVENT], |r| r.get(0))?)
 }
 
 /// Moves events that hooks spilled to the journal into the database; returns how many were new.
@@ -238,6 +259,7 @@ pub(crate) mod tests {
             agent_type: None,
             tool_use_id: tuid.map(String::from),
             cwd: None,
+            worktree: None,
             ts: "2026-02-14T15:30:42.000+09:00".into(),
         }
     }

@@ -1,7 +1,9 @@
-//! The recorder's hot path: one event into the database within a time budget, else the journal.
+//! The recorder's hot path: a call's events into the database within a time budget, else the
+//! journal.
 //!
-//! Owns only the decision "database or spill". Invariant: `record` either commits the event (and
-//! its audit row) in one short `BEGIN IMMEDIATE` transaction, or appends it to the spill journal;
+//! Owns only the decision "database or spill". Invariant: `record` either commits the events of
+//! one tool call (one, or one per file a Bash command changed) and their audit row in one short
+//! `BEGIN IMMEDIATE` transaction, or appends each to the spill journal (one line each);
 //! it never scans, never parses more configuration than the budget, and migrates only when the
 //! database is behind (which for an existing database means never).
 
@@ -26,43 +28,64 @@ fn micros(started: Instant) -> u64 {
     u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX)
 }
 
-/// Stores `ev` within `budget`, or spills it. Errors only when both the database and the journal
-/// failed (the event is then lost, and the caller can only log it).
-pub fn record(ws: &Workspace, budget: Duration, ev: &Event, started: Instant) -> Result<Outcome> {
-    match write_db(ws, budget, ev, started) {
+/// Stores the events of one tool call within `budget`, or spills them; `detail` goes to the
+/// audit row. Errors only when both the database and the journal failed (the events are then
+/// lost, and the caller can only log it).
+pub fn record(
+    ws: &Workspace,
+    budget: Duration,
+    evs: &[Event],
+    detail: Option<&str>,
+    started: Instant,
+) -> Result<Outcome> {
+    let Some(first) = evs.first() else {
+        return Ok(Outcome::Recorded);
+    };
+    match write_db(ws, budget, evs, first, detail, started) {
         Ok(()) => Ok(Outcome::Recorded),
         Err(e) => {
             let reason = format!("{e:#}");
-            spill::append(
-                ws,
-                &Line {
-                    event: ev.clone(),
-                    reason: reason.clone(),
-                    duration_us: micros(started),
-                },
-            )?;
+            for ev in evs {
+                spill::append(
+                    ws,
+                    &Line {
+                        event: ev.clone(),
+                        reason: reason.clone(),
+                        duration_us: micros(started),
+                    },
+                )?;
+            }
             Ok(Outcome::Spilled(reason))
         }
     }
 }
 
-fn write_db(ws: &Workspace, budget: Duration, ev: &Event, started: Instant) -> Result<()> {
+fn write_db(
+    ws: &Workspace,
+    budget: Duration,
+    evs: &[Event],
+    first: &Event,
+    detail: Option<&str>,
+    started: Instant,
+) -> Result<()> {
     if !ws.state_dir.is_dir() {
         ws.ensure_state_dir()?;
     }
     let mut conn = store::open_fast(&ws.db_path, budget)?;
     let wrote = store::write(&mut conn, |tx| {
-        insert(tx, ev, Source::Hook)?;
+        for ev in evs {
+            insert(tx, ev, Source::Hook)?;
+        }
         audit(
             tx,
             &Run {
                 event: "post-tool-use",
                 outcome: "recorded",
                 duration_us: micros(started),
-                session_id: Some(&ev.session_id),
-                detail: None,
+                session_id: Some(&first.session_id),
+                detail,
             },
-            &ev.ts,
+            &first.ts,
         )?;
         Ok(())
     });
@@ -113,17 +136,32 @@ mod tests {
         let ws = Workspace::at(dir.path())?;
         let budget = Duration::from_millis(50);
         assert_eq!(
-            record(&ws, budget, &ev("s", "a.md", Some("t1")), Instant::now())?,
+            record(
+                &ws,
+                budget,
+                &[ev("s", "a.md", Some("t1"))],
+                None,
+                Instant::now()
+            )?,
             Outcome::Recorded
         );
         let locker = rusqlite::Connection::open(&ws.db_path)?;
         locker.execute_batch("BEGIN EXCLUSIVE")?;
         let t = Instant::now();
-        let out = record(&ws, budget, &ev("s", "b.md", Some("t2")), Instant::now())?;
+        let out = record(
+            &ws,
+            budget,
+            &[ev("s", "b.md", Some("t2")), ev("s", "c.md", Some("t2"))],
+            None,
+            Instant::now(),
+        )?;
         assert!(matches!(out, Outcome::Spilled(_)), "{out:?}");
         assert!(t.elapsed() < Duration::from_secs(2));
         locker.execute_batch("ROLLBACK")?;
         assert!(spill::has_backlog(&ws));
+        // One line per event of the call.
+        let journal = std::fs::read_to_string(ws.spill_path())?;
+        assert_eq!(journal.lines().count(), 2, "{journal}");
         Ok(())
     }
 }

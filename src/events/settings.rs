@@ -12,9 +12,17 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde_json::{json, Map, Value};
 
+/// The recorder's matcher: the file tools, and `Bash`, whose response may carry the files a
+/// command changed (`bashEditDiff`, Claude Code 2.1.269); a Bash call without it costs one
+/// process start and no database access.
+pub const RECORDER_MATCHER: &str = "Edit|Write|MultiEdit|NotebookEdit|Bash";
+
 /// Our hook subcommands, the events they are wired to, matchers and timeouts (seconds).
 /// The recorder is synchronous with a short timeout: it takes milliseconds, and an async
 /// recorder would race the SubagentStop hook (the last edit could miss the alert).
+/// `deliver` runs on three lead-side events: PostToolBatch (once per batch of tool calls, so
+/// several implementers of one batch give one alert) and, for clients without it, PostToolUse
+/// on the subagent tool and UserPromptSubmit.
 pub fn wanted(implementer_types: &[String]) -> Vec<Wanted> {
     let types = if implementer_types.is_empty() {
         "implementer".to_string()
@@ -22,15 +30,11 @@ pub fn wanted(implementer_types: &[String]) -> Vec<Wanted> {
         implementer_types.join("|")
     };
     vec![
-        Wanted::new(
-            "PostToolUse",
-            Some("Edit|Write|MultiEdit|NotebookEdit"),
-            "post-tool-use",
-            5,
-        ),
+        Wanted::new("PostToolUse", Some(RECORDER_MATCHER), "post-tool-use", 5),
         Wanted::new("SubagentStop", Some(&types), "subagent-stop", 15),
         Wanted::new("PostToolUse", Some("Agent|Task"), "deliver", 10),
         Wanted::new("UserPromptSubmit", None, "deliver", 10),
+        Wanted::new("PostToolBatch", None, "deliver", 10),
     ]
 }
 
@@ -216,9 +220,15 @@ pub fn plan_install(path: &Path, bin: &Path, wanted: &[Wanted]) -> Result<Plan> 
         })?;
         let (event, matcher) = (w.event.clone(), w.matcher.clone());
         match find_ours(arr, w) {
-            Some((g, h)) => {
-                let handler = &mut arr[g]["hooks"][h];
+            Some((mut g, mut h)) => {
                 let mut changed = false;
+                // An entry of an earlier release (the recorder before `Bash`) takes the current
+                // matcher; a SubagentStop matcher the user narrowed stays theirs.
+                if w.event != "SubagentStop" && group_matcher(&arr[g]) != w.matcher.as_deref() {
+                    (g, h) = rematch(arr, g, h, w.matcher.as_deref());
+                    changed = true;
+                }
+                let handler = &mut arr[g]["hooks"][h];
                 if handler["command"] != json!(cmd) {
                     handler["command"] = json!(cmd);
                     changed = true;
@@ -262,28 +272,67 @@ pub fn plan_install(path: &Path, bin: &Path, wanted: &[Wanted]) -> Result<Plan> 
     finish(path, before, doc, actions, existed)
 }
 
-/// The group and handler index of our handler for `w` in an event's array: same subcommand and
-/// the same matcher (so `deliver` on `Agent|Task` and on UserPromptSubmit stay distinct).
+/// A group's matcher; empty reads as none (both match everything).
+fn group_matcher(group: &Value) -> Option<&str> {
+    group
+        .get("matcher")
+        .and_then(Value::as_str)
+        .filter(|m| !m.is_empty())
+}
+
+/// The group and handler index of our handler for `w` in an event's array: the same subcommand
+/// (each of ours appears once per event), in a group with `w`'s matcher when there is one.
 fn find_ours(arr: &[Value], w: &Wanted) -> Option<(usize, usize)> {
-    arr.iter().enumerate().find_map(|(g, group)| {
-        let matcher = group
-            .get("matcher")
-            .and_then(Value::as_str)
-            .filter(|m| !m.is_empty());
-        let other_matcher = matcher.map(String::from) != w.matcher;
-        let hs = group.get("hooks")?.as_array()?;
-        hs.iter()
-            .position(|h| {
-                let ours = h
-                    .get("command")
-                    .and_then(Value::as_str)
-                    .and_then(parse_ours)
-                    .is_some_and(|(_, sub)| sub == w.sub);
-                // A SubagentStop group whose matcher the user changed is still ours.
-                ours && (!other_matcher || w.event == "SubagentStop")
-            })
-            .map(|h| (g, h))
-    })
+    let mut found: Vec<(usize, usize, bool)> = Vec::new();
+    for (g, group) in arr.iter().enumerate() {
+        let same_matcher = group_matcher(group) == w.matcher.as_deref();
+        let hs = group.get("hooks").and_then(Value::as_array);
+        for (h, handler) in hs.into_iter().flatten().enumerate() {
+            let ours = handler
+                .get("command")
+                .and_then(Value::as_str)
+                .and_then(parse_ours)
+                .is_some_and(|(_, sub)| sub == w.sub);
+            if ours {
+                found.push((g, h, same_matcher));
+            }
+        }
+    }
+    found
+        .iter()
+        .find(|f| f.2)
+        .or(found.first())
+        .map(|&(g, h, _)| (g, h))
+}
+
+/// Gives our handler at `(g, h)` the matcher `matcher`: the group's own when the handler is
+/// alone in it, else a group of its own (a foreign handler keeps its group and matcher).
+fn rematch(arr: &mut Vec<Value>, g: usize, h: usize, matcher: Option<&str>) -> (usize, usize) {
+    let alone = arr[g]["hooks"].as_array().is_some_and(|hs| hs.len() == 1);
+    if alone {
+        if let Some(group) = arr[g].as_object_mut() {
+            match matcher {
+                Some(m) => {
+                    group.insert("matcher".into(), json!(m));
+                }
+                None => {
+                    group.remove("matcher");
+                }
+            }
+        }
+        return (g, h);
+    }
+    let handler = match arr[g]["hooks"].as_array_mut() {
+        Some(hs) => hs.remove(h),
+        None => return (g, h),
+    };
+    let mut group = Map::new();
+    if let Some(m) = matcher {
+        group.insert("matcher".into(), json!(m));
+    }
+    group.insert("hooks".into(), json!([handler]));
+    arr.push(Value::Object(group));
+    (arr.len() - 1, 0)
 }
 
 /// Plans removing exactly our handlers (and groups or event lists left empty by that).
@@ -422,7 +471,7 @@ mod tests {
                 .iter()
                 .filter(|a| matches!(a, Action::Add { .. }))
                 .count(),
-            4
+            5
         );
         apply(&plan, dir.path(), &dir.path().join(".src/backup/t"))?;
         assert!(!dir.path().join("settings.json.bak").exists());
@@ -440,7 +489,8 @@ mod tests {
             .map(|o| o.keys().collect())
             .unwrap_or_default();
         assert_eq!(keys, ["model", "hooks", "permissions"]);
-        assert_eq!(installed(&doc).len(), 4);
+        assert_eq!(installed(&doc).len(), 5);
+        assert_eq!(doc["hooks"]["PostToolBatch"][0].get("matcher"), None);
         assert_eq!(doc["hooks"]["PostToolUse"][0]["matcher"], "Bash");
         // A moved binary is an update, not a second entry.
         let moved = plan_install(&path, Path::new("/usr/bin/src"), &want)?;
@@ -450,13 +500,62 @@ mod tests {
                 .iter()
                 .filter(|a| matches!(a, Action::Update { .. }))
                 .count(),
-            4
+            5
         );
         let un = plan_uninstall(&path)?;
-        assert_eq!(un.actions.len(), 4);
+        assert_eq!(un.actions.len(), 5);
         let restored: Value = serde_json::from_str(&un.after)?;
         let seed: Value = serde_json::from_str(SEED)?;
         assert_eq!(restored, seed);
+        Ok(())
+    }
+
+    #[test]
+    fn an_earlier_install_takes_the_current_matchers_in_place() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("settings.json");
+        // What the previous release wrote: the recorder without Bash (its group shared with a
+        // user's handler here), no PostToolBatch entry, and a SubagentStop matcher the user
+        // narrowed.
+        std::fs::write(
+            &path,
+            r#"{"hooks": {
+  "PostToolUse": [
+    {"matcher": "Edit|Write|MultiEdit|NotebookEdit", "hooks": [
+      {"type": "command", "command": "'/b/src' hook post-tool-use", "timeout": 5},
+      {"type": "command", "command": "/h/audit.sh"}]},
+    {"matcher": "Agent|Task", "hooks": [{"type": "command", "command": "'/b/src' hook deliver", "timeout": 10}]}],
+  "SubagentStop": [{"matcher": "^implementer$", "hooks": [{"type": "command", "command": "'/b/src' hook subagent-stop", "timeout": 15}]}],
+  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "'/b/src' hook deliver", "timeout": 10}]}]
+}}"#,
+        )?;
+        let want = wanted(&["implementer".to_string()]);
+        let plan = plan_install(&path, Path::new("/b/src"), &want)?;
+        let adds: Vec<&Action> = plan
+            .actions
+            .iter()
+            .filter(|a| matches!(a, Action::Add { .. }))
+            .collect();
+        assert_eq!(adds.len(), 1, "{adds:?}");
+        assert!(adds[0].to_string().contains("PostToolBatch"), "{adds:?}");
+        let doc: Value = serde_json::from_str(&plan.after)?;
+        let ptu = doc["hooks"]["PostToolUse"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        // The user's handler keeps its group and matcher; ours moved to a group of its own.
+        assert_eq!(ptu[0]["matcher"], "Edit|Write|MultiEdit|NotebookEdit");
+        assert_eq!(ptu[0]["hooks"].as_array().map(Vec::len), Some(1));
+        assert_eq!(ptu[0]["hooks"][0]["command"], "/h/audit.sh");
+        assert_eq!(ptu[2]["matcher"], RECORDER_MATCHER);
+        assert_eq!(ptu[2]["hooks"][0]["command"], "'/b/src' hook post-tool-use");
+        assert_eq!(ptu[1]["matcher"], "Agent|Task");
+        assert_eq!(doc["hooks"]["SubagentStop"][0]["matcher"], "^implementer$");
+        assert_eq!(installed(&doc).len(), 5);
+        // Applied, a second plan changes nothing.
+        apply(&plan, dir.path(), &dir.path().join(".src/backup/t"))?;
+        let again = plan_install(&path, Path::new("/b/src"), &want)?;
+        assert!(!again.changed, "{:?}", again.actions);
         Ok(())
     }
 

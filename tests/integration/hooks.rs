@@ -12,10 +12,10 @@ use serde_json::Value;
 
 use crate::util::{fixtures, src, Project};
 
-const SESSION: &str = "9f3c2a61-4b7e-4d2a-b8c1-5e0f7a9d3b42";
+pub(crate) const SESSION: &str = "9f3c2a61-4b7e-4d2a-b8c1-5e0f7a9d3b42";
 
 /// A payload fixture with `$ROOT` and `$SESSION` filled in.
-fn payload(p: &Project, name: &str) -> String {
+pub(crate) fn payload(p: &Project, name: &str) -> String {
     let path = fixtures().join("payloads").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.replace("$ROOT", &p.root().display().to_string())
@@ -23,7 +23,7 @@ fn payload(p: &Project, name: &str) -> String {
 }
 
 /// Runs `src hook <which>` as Claude Code does: project in CLAUDE_PROJECT_DIR, payload on stdin.
-fn hook(p: &Project, which: &str, stdin: impl Into<Vec<u8>>) -> Output {
+pub(crate) fn hook(p: &Project, which: &str, stdin: impl Into<Vec<u8>>) -> Output {
     src()
         .current_dir(p.root())
         .env("CLAUDE_PROJECT_DIR", p.root())
@@ -33,18 +33,18 @@ fn hook(p: &Project, which: &str, stdin: impl Into<Vec<u8>>) -> Output {
         .unwrap_or_else(|e| panic!("running hook: {e}"))
 }
 
-fn db(p: &Project) -> Connection {
+pub(crate) fn db(p: &Project) -> Connection {
     Connection::open(p.path(".src/src.db")).unwrap_or_else(|e| panic!("open db: {e}"))
 }
 
-fn count(p: &Project, sql: &str) -> i64 {
+pub(crate) fn count(p: &Project, sql: &str) -> i64 {
     db(p)
         .query_row(sql, [], |r| r.get(0))
         .unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
 /// Asserts the output is exactly one JSON object (one line) and returns it.
-fn one_object(out: &Output) -> Value {
+pub(crate) fn one_object(out: &Output) -> Value {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.lines().count(), 1, "expected one line, got {text:?}");
@@ -59,7 +59,7 @@ fn one_object(out: &Output) -> Value {
     v
 }
 
-fn context(v: &Value) -> Option<String> {
+pub(crate) fn context(v: &Value) -> Option<String> {
     v.pointer("/hookSpecificOutput/additionalContext")
         .and_then(Value::as_str)
         .map(String::from)
@@ -388,12 +388,18 @@ fn arbitrary_stdin() -> impl Strategy<Value = Vec<u8>> {
         prop_oneof![
             Just("Edit"),
             Just("Write"),
+            Just("Bash"),
             Just("SubagentStop"),
             Just("PostToolUse"),
+            Just("PostToolBatch"),
             Just("implementer")
         ]
         .prop_map(|s| Value::String(s.into())),
         ".{0,20}".prop_map(|s| serde_json::json!({"file_path": s, "success": false})),
+        (".{0,20}", any::<i64>(), any::<bool>()).prop_map(|(s, n, u)| serde_json::json!(
+            {"bashEditDiff": {"files": [{"filePath": s}, 1], "changedFiles": [s, null],
+                              "moreFiles": n, "unavailable": u}}
+        )),
     ];
     prop_oneof![
         proptest::collection::vec(any::<u8>(), 0..300),
@@ -467,7 +473,7 @@ fn hooks_install_merges_idempotently_and_uninstalls_exactly() {
         assert!(doc["hooks"][kept].is_array(), "{kept} lost");
     }
     let rec = &doc["hooks"]["PostToolUse"][0];
-    assert_eq!(rec["matcher"], "Edit|Write|MultiEdit|NotebookEdit");
+    assert_eq!(rec["matcher"], "Edit|Write|MultiEdit|NotebookEdit|Bash");
     assert_eq!(rec["hooks"][0]["timeout"], 5);
     assert!(
         rec["hooks"][0].get("async").is_none(),
@@ -480,6 +486,12 @@ fn hooks_install_merges_idempotently_and_uninstalls_exactly() {
         "{cmd}"
     );
     assert_eq!(doc["hooks"]["SubagentStop"][0]["matcher"], "implementer");
+    // One alert per batch of tool calls: deliver on PostToolBatch (no matcher: it has none).
+    let batch = &doc["hooks"]["PostToolBatch"][0];
+    assert!(batch.get("matcher").is_none(), "{batch}");
+    assert!(batch["hooks"][0]["command"]
+        .as_str()
+        .is_some_and(|c| c.ends_with("hook deliver")));
     // doctor sees the hooks (no index yet: degraded, non-zero exit).
     let out = p
         .src()
@@ -576,7 +588,7 @@ fn gc_prunes_old_sessions_only() {
 }
 
 /// An Edit of `rel` made inside the implementer subagent.
-fn edit_payload(p: &Project, rel: &str, tool_use_id: &str) -> String {
+pub(crate) fn edit_payload(p: &Project, rel: &str, tool_use_id: &str) -> String {
     serde_json::json!({
         "session_id": SESSION,
         "hook_event_name": "PostToolUse",
@@ -592,7 +604,7 @@ fn edit_payload(p: &Project, rel: &str, tool_use_id: &str) -> String {
 }
 
 /// Dependents of `rel` according to the edge table (the expectation, computed independently).
-fn indexed_dependents(p: &Project, rel: &str) -> Vec<String> {
+pub(crate) fn indexed_dependents(p: &Project, rel: &str) -> Vec<String> {
     let conn = db(p);
     let mut stmt = conn
         .prepare(

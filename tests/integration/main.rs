@@ -6,6 +6,7 @@ mod util;
 mod cascade;
 mod export;
 mod hooks;
+mod hooks_late;
 mod impact;
 mod index;
 mod query;

@@ -1,17 +1,22 @@
 //! `src hook deliver`: hand the session's pending alerts to the lead.
 //!
-//! Runs on lead-side events whose `additionalContext` reaches the main conversation: PostToolUse
-//! on `Agent`/`Task` (a foreground subagent returned) and the lead's later events such as
-//! UserPromptSubmit (background subagents). Invariant: prints exactly one JSON object; payloads
-//! carrying `agent_id` come from inside a subagent and get `{}`; each alert is delivered once.
+//! Runs on lead-side events whose `additionalContext` reaches the main conversation:
+//! PostToolBatch (once after a batch of tool calls, before the next model call: several
+//! implementers that stopped in one batch give one merged alert), and for clients without it
+//! PostToolUse on `Agent`/`Task` (a foreground subagent returned) and UserPromptSubmit
+//! (background subagents). Invariant: prints exactly one JSON object; payloads carrying
+//! `agent_id` come from inside a subagent and get `{}`; each alert is delivered once; once the
+//! session's client is known to fire PostToolBatch, PostToolUse leaves the delivery to it (the
+//! batch's hook follows in the same batch).
 
 use std::time::Instant;
 
 use anyhow::Result;
 
 use super::wire::{self, Payload};
-use super::{audit_ctx, context_json, open_ctx, Hook, EMPTY};
-use crate::workspace::GlobalOpts;
+use super::{audit_ctx, context_json, debug, hook_budget, micros, open_ctx, Hook, EMPTY};
+use crate::events::{self, Run, BATCH_EVENT};
+use crate::workspace::{GlobalOpts, Workspace};
 
 /// Events whose `hookSpecificOutput.additionalContext` is added to the model's context.
 pub const CONTEXT_EVENTS: &[&str] = &[
@@ -19,24 +24,43 @@ pub const CONTEXT_EVENTS: &[&str] = &[
     "PreToolUse",
     "UserPromptSubmit",
     "SessionStart",
-    "PostToolBatch",
+    BATCH_EVENT,
 ];
 
 pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<String> {
     let Ok(p) = wire::parse(input) else {
         return Ok(EMPTY.into());
     };
+    let session = Payload::non_empty(&p.session_id);
+    let event = Payload::non_empty(&p.hook_event_name);
     if Payload::non_empty(&p.agent_id).is_some() {
+        // A subagent's batch proves that this client fires PostToolBatch, before the lead's
+        // PostToolUse on the subagent tool runs: noted once per session.
+        if let (Some(s), Some(BATCH_EVENT)) = (session, event) {
+            if let Err(e) = note_batch(g, s, started) {
+                debug(Hook::Deliver, &format!("noting PostToolBatch: {e:#}"));
+            }
+        }
         return Ok(EMPTY.into());
     }
-    let (Some(session), Some(event)) = (
-        Payload::non_empty(&p.session_id),
-        Payload::non_empty(&p.hook_event_name).filter(|e| CONTEXT_EVENTS.contains(e)),
-    ) else {
+    let (Some(session), Some(event)) = (session, event.filter(|e| CONTEXT_EVENTS.contains(e)))
+    else {
         return Ok(EMPTY.into());
     };
     let ctx = open_ctx(g)?;
     let mut conn = ctx.store.conn()?;
+    if event == "PostToolUse" && events::fires_post_tool_batch(&conn, session)? {
+        drop(conn);
+        audit_ctx(
+            &ctx,
+            Hook::Deliver,
+            "deferred",
+            Some(session),
+            Some(event),
+            started,
+        );
+        return Ok(EMPTY.into());
+    }
     let taken = crate::alert::take_pending(&mut conn, session)?;
     drop(conn);
     let (outcome, out) = match taken {
@@ -52,4 +76,29 @@ pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<String> {
         started,
     );
     Ok(out)
+}
+
+/// Records (once per session) that a PostToolBatch arrived from inside a subagent. Like the
+/// recorder: one plain connection within the hook budget, and only to an existing database.
+fn note_batch(g: &GlobalOpts, session: &str, started: Instant) -> Result<()> {
+    let ws = Workspace::resolve(g)?;
+    if !ws.db_path.is_file() {
+        return Ok(());
+    }
+    let conn = crate::store::open_fast(&ws.db_path, hook_budget(&ws))?;
+    if events::fires_post_tool_batch(&conn, session)? {
+        return Ok(());
+    }
+    events::audit(
+        &conn,
+        &Run {
+            event: Hook::Deliver.name(),
+            outcome: "batch-seen",
+            duration_us: micros(started),
+            session_id: Some(session),
+            detail: Some(BATCH_EVENT),
+        },
+        &events::now_ts(),
+    )?;
+    Ok(())
 }

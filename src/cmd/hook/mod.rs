@@ -27,11 +27,13 @@ pub struct Args {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Subcommand)]
 pub enum Hook {
-    /// Record an Edit/Write/MultiEdit/NotebookEdit call (PostToolUse); prints nothing
+    /// Record an Edit/Write/MultiEdit/NotebookEdit call, or the files a Bash call changed
+    /// (PostToolUse); prints nothing
     PostToolUse,
     /// Compute the impact alert when an implementer stops (SubagentStop); prints one JSON object
     SubagentStop,
-    /// Deliver pending alerts to the lead (PostToolUse on Agent/Task, UserPromptSubmit)
+    /// Deliver pending alerts to the lead (PostToolBatch; PostToolUse on Agent/Task and
+    /// UserPromptSubmit for clients without it)
     Deliver,
 }
 

@@ -1,10 +1,13 @@
-//! `src hook post-tool-use`: reduce the payload to one event and record it (seed component 1).
+//! `src hook post-tool-use`: reduce the payload to events and record them (seed component 1).
 //!
-//! Owns the decision which calls are edits. Invariant: records Edit, Write, MultiEdit and
-//! NotebookEdit calls that name a session and a file; skips an explicit `success: false`; does
-//! nothing else (no config beyond the budget, no scan).
+//! Owns the decision which calls are edits and of which files. Invariant: records Edit, Write,
+//! MultiEdit and NotebookEdit calls that name a session and a file, and one event per file a
+//! Bash call's `bashEditDiff` names; skips an explicit `success: false`; a Bash call that names
+//! no file is left to the stop-time reconcile without opening anything. An edit in a linked
+//! worktree of the repository is recorded as an edit of the root's file (`events::worktree`).
+//! Does nothing else (no config beyond the budget, no scan).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -12,6 +15,7 @@ use anyhow::Result;
 use super::wire::{self, Payload};
 use super::{debug, hook_budget, micros, Hook};
 use crate::events::record::{self, Outcome};
+use crate::events::worktree::event_path;
 use crate::events::{Event, Run};
 use crate::workspace::{normalize, GlobalOpts, Workspace};
 
@@ -21,20 +25,31 @@ pub const EDIT_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
 /// What to do with one payload.
 #[derive(Debug, PartialEq)]
 pub enum Decision {
-    Record(Event),
+    /// The events (one per file) and an audit detail.
+    Record(Vec<Event>, Option<String>),
     /// Audit outcome and the session when known.
     Skip(&'static str, Option<String>),
 }
 
 pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<()> {
+    let payload = wire::parse(input);
+    // Most Bash calls change no file, or run where the client lists none: nothing to record
+    // and nothing worth a database write (reconcile is the backstop).
+    if payload
+        .as_ref()
+        .is_ok_and(|p| p.tool_name.as_deref() == Some("Bash") && bash_files(p).is_none())
+    {
+        return Ok(());
+    }
     let ws = Workspace::resolve(g)?;
     let budget = hook_budget(&ws);
-    let payload = wire::parse(input);
     match decide(&ws, payload.as_ref().ok()) {
-        Decision::Record(ev) => match record::record(&ws, budget, &ev, started)? {
-            Outcome::Recorded => {}
-            Outcome::Spilled(why) => debug(Hook::PostToolUse, &format!("spilled: {why}")),
-        },
+        Decision::Record(evs, detail) => {
+            match record::record(&ws, budget, &evs, detail.as_deref(), started)? {
+                Outcome::Recorded => {}
+                Outcome::Spilled(why) => debug(Hook::PostToolUse, &format!("spilled: {why}")),
+            }
+        }
         Decision::Skip(outcome, session) => {
             let detail = payload.err().map(|e| format!("invalid input: {e}"));
             record::audit_only(
@@ -53,48 +68,80 @@ pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<()> {
     Ok(())
 }
 
-/// Reduces a payload (`None`: not a JSON object) to an event or a reason to skip.
+/// The files a Bash call's `bashEditDiff` names and how many changed files it leaves unnamed,
+/// or `None` when it names none.
+fn bash_files(p: &Payload) -> Option<(Vec<&str>, u64)> {
+    let diff = p.tool_response.as_ref()?.bash_edit_diff.as_ref()?;
+    // `unavailable` alone says nothing changed that the client could see; with `changedFiles`
+    // it still names the files (the client lists paths when the diff itself failed).
+    let paths = diff.paths();
+    (!paths.is_empty()).then(|| (paths, diff.unnamed()))
+}
+
+/// Reduces a payload (`None`: not a JSON object) to events or a reason to skip.
 pub fn decide(ws: &Workspace, payload: Option<&Payload>) -> Decision {
     let Some(p) = payload else {
         return Decision::Skip("ignored", None);
     };
     let session = Payload::non_empty(&p.session_id).map(String::from);
     let tool = match Payload::non_empty(&p.tool_name) {
-        Some(t) if EDIT_TOOLS.contains(&t) => t,
+        Some(t) if EDIT_TOOLS.contains(&t) || t == "Bash" => t,
         _ => return Decision::Skip("skipped-tool", session),
     };
     let response = p.tool_response.as_ref();
     if response.and_then(|r| r.success) == Some(false) {
         return Decision::Skip("skipped-failed", session);
     }
-    let input = p.tool_input.as_ref();
-    let file = input
-        .and_then(|i| Payload::non_empty(&i.file_path).or(Payload::non_empty(&i.notebook_path)))
-        .or_else(|| response.and_then(|r| Payload::non_empty(&r.file_path)));
-    let (Some(session_id), Some(file)) = (session.clone(), file) else {
+    let (files, detail): (Vec<&str>, Option<String>) = if tool == "Bash" {
+        match bash_files(p) {
+            Some((paths, unnamed)) => {
+                let detail = (unnamed > 0)
+                    .then(|| format!("Bash: {unnamed} more changed file(s) not named (reconcile)"));
+                (paths, detail)
+            }
+            None => (Vec::new(), None),
+        }
+    } else {
+        let input = p.tool_input.as_ref();
+        let file = input
+            .and_then(|i| Payload::non_empty(&i.file_path).or(Payload::non_empty(&i.notebook_path)))
+            .or_else(|| response.and_then(|r| Payload::non_empty(&r.file_path)));
+        (file.into_iter().collect(), None)
+    };
+    let Some(session_id) = session.clone().filter(|_| !files.is_empty()) else {
         return Decision::Skip("skipped-missing", session);
     };
     let cwd = Payload::non_empty(&p.cwd);
-    // Paths are absolute in current clients; an old relative one is taken from the cwd.
-    let abs = {
-        let f = Path::new(file);
-        if f.is_absolute() {
-            normalize(f)
-        } else {
-            normalize(&cwd.map(Path::new).unwrap_or(&ws.root).join(f))
-        }
-    };
-    Decision::Record(Event {
-        session_id,
-        tool_name: tool.to_string(),
-        path: ws.relative(&abs),
-        abs_path: abs.to_string_lossy().into_owned(),
-        agent_id: Payload::non_empty(&p.agent_id).map(String::from),
-        agent_type: Payload::non_empty(&p.agent_type).map(String::from),
-        tool_use_id: Payload::non_empty(&p.tool_use_id).map(String::from),
-        cwd: cwd.map(String::from),
-        ts: crate::events::now_ts(),
-    })
+    let ts = crate::events::now_ts();
+    let events = files
+        .into_iter()
+        .map(|file| {
+            let at = event_path(ws, &absolute(ws, cwd, file));
+            Event {
+                session_id: session_id.clone(),
+                tool_name: tool.to_string(),
+                path: at.path,
+                abs_path: at.abs_path,
+                agent_id: Payload::non_empty(&p.agent_id).map(String::from),
+                agent_type: Payload::non_empty(&p.agent_type).map(String::from),
+                tool_use_id: Payload::non_empty(&p.tool_use_id).map(String::from),
+                cwd: cwd.map(String::from),
+                worktree: at.worktree,
+                ts: ts.clone(),
+            }
+        })
+        .collect();
+    Decision::Record(events, detail)
+}
+
+/// Paths are absolute in current clients; an old relative one is taken from the cwd.
+fn absolute(ws: &Workspace, cwd: Option<&str>, file: &str) -> PathBuf {
+    let f = Path::new(file);
+    if f.is_absolute() {
+        normalize(f)
+    } else {
+        normalize(&cwd.map(Path::new).unwrap_or(&ws.root).join(f))
+    }
 }
 
 #[cfg(test)]
@@ -116,7 +163,8 @@ mod tests {
             r#"{{"session_id":"s","tool_name":"Edit","tool_input":{{"file_path":"{root}/a/b.md"}},"tool_use_id":"t","agent_id":"ab1","agent_type":"implementer"}}"#
         );
         match decide_json(&ws, &edit) {
-            Decision::Record(ev) => {
+            Decision::Record(evs, _) => {
+                let ev = &evs[0];
                 assert_eq!(ev.path.as_deref(), Some("a/b.md"));
                 assert_eq!(ev.agent_id.as_deref(), Some("ab1"));
                 assert_eq!(ev.tool_use_id.as_deref(), Some("t"));
@@ -125,11 +173,13 @@ mod tests {
         }
         let nb = r#"{"session_id":"s","tool_name":"NotebookEdit","tool_input":{"notebook_path":"/x/n.ipynb"}}"#;
         assert!(
-            matches!(decide_json(&ws, nb), Decision::Record(e) if e.path.is_none() && e.abs_path == "/x/n.ipynb")
+            matches!(decide_json(&ws, nb), Decision::Record(e, _) if e[0].path.is_none() && e[0].abs_path == "/x/n.ipynb")
         );
         let resp =
             r#"{"session_id":"s","tool_name":"Write","tool_response":{"filePath":"/x/w.md"}}"#;
-        assert!(matches!(decide_json(&ws, resp), Decision::Record(e) if e.abs_path == "/x/w.md"));
+        assert!(
+            matches!(decide_json(&ws, resp), Decision::Record(e, _) if e[0].abs_path == "/x/w.md")
+        );
         let failed = r#"{"session_id":"s","tool_name":"Edit","tool_input":{"file_path":"/x"},"tool_response":{"success":false}}"#;
         assert_eq!(
             decide_json(&ws, failed),
