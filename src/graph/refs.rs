@@ -160,17 +160,25 @@ pub struct Tree {
     pub root_is_home: bool,
 }
 
-/// Whether a mention is weak whatever files bear its name: a URL, a folder inside a longer path,
-/// or a bare word in source code (an identifier of that code). Such mentions need not be kept to
-/// be re-resolved when bearers change.
-pub fn never_an_edge(name: &str, cue: u16, via: Option<&str>) -> bool {
+/// Whether a mention in the file `src` is weak whatever files bear its name: a URL, a folder
+/// inside a longer path, a bare word in source code (an identifier of that code), or a plain
+/// common word with no cue that no kind of bearer takes bare (`bare_kind`: only an agent's role
+/// noun, or a skill's name inside its own folder, would). Such mentions need not be kept to be
+/// re-resolved when bearers change; most of a code tree's mentions are such words.
+pub fn never_an_edge(src: &str, name: &str, cue: u16, via: Option<&str>) -> bool {
     if cue & (cue::URL | cue::MIDPATH) != 0 {
         return true;
     }
-    cue & cue::CODE_FILE != 0
-        && cue & cue::IMPORT == 0
-        && via.is_none()
-        && !name.contains(['.', '/'])
+    if via.is_some() || name.contains(['.', '/']) || cue & cue::IMPORT != 0 {
+        return false;
+    }
+    if cue & cue::CODE_FILE != 0 {
+        return true;
+    }
+    cue & (cue::NAMED | cue::FOLDER | cue::ROOT) == 0
+        && !is_distinctive(name)
+        && !is_role_noun(name)
+        && !src.split('/').any(|c| c == name)
 }
 
 /// Decides one mention against `bearers` (`(id, path)`, every file bearing the name).

@@ -163,7 +163,7 @@ pub fn found_by(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<Found> {
             let c = cue::cue_in(bytes, m.start, m.end, lang, data);
             let name = matcher.name(m.name);
             // Kept only when some set of bearers could make it an edge (see `never_an_edge`).
-            if never_an_edge(name, c.bits, c.via.as_deref()) {
+            if never_an_edge(path, name, c.bits, c.via.as_deref()) {
                 return None;
             }
             Some(Found {

@@ -25,6 +25,16 @@ fn rows(tsv: &str, cols: &[&str]) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// `# PLAIN:` rows of the labels: `[src, line, name]` that are neither edges nor weak mentions.
+fn plain() -> BTreeSet<Vec<String>> {
+    let text = std::fs::read_to_string(fixtures().join("refs.expected.tsv"))
+        .unwrap_or_else(|e| panic!("labels: {e}"));
+    text.lines()
+        .filter_map(|l| l.strip_prefix("# PLAIN: "))
+        .map(|w| w.split_whitespace().take(3).map(String::from).collect())
+        .collect()
+}
+
 fn expected() -> (BTreeSet<Vec<String>>, BTreeSet<Vec<String>>) {
     let text = std::fs::read_to_string(fixtures().join("refs.expected.tsv"))
         .unwrap_or_else(|e| panic!("labels: {e}"));
@@ -77,6 +87,12 @@ fn plain_words_and_foreign_paths_stay_weak_mentions() {
     let (_, want) = expected();
     let missing: Vec<_> = want.difference(&got).collect();
     assert!(missing.is_empty(), "not weak: {missing:#?}\nweak: {got:#?}");
+    // Plain words no file could take bare are not kept at all (and are no edges: the exact
+    // edge set is checked above).
+    let plain = plain();
+    assert_eq!(plain.len(), 4, "{plain:?}");
+    let kept: Vec<_> = plain.intersection(&got).collect();
+    assert!(kept.is_empty(), "kept as weak: {kept:#?}");
     // Weak mentions are no ties: `unresolved` does not list them.
     let unresolved = stdout(p.src().args(["query", "unresolved", "--format", "tsv"]));
     assert!(!unresolved.contains("notes.md\t2\treview"), "{unresolved}");
