@@ -8,6 +8,7 @@ mod export;
 mod hooks;
 mod impact;
 mod index;
+mod plugin;
 mod query;
 mod refs;
 mod safety;
