@@ -633,27 +633,18 @@ fn shell_words(command: &str) -> Vec<String> {
 /// means the project does not use `src` there.
 fn check_skills(ws: &Workspace, plugin_runs: bool, c: &mut Checks) {
     let subs = super::init::src_subcommands();
+    let (mut fine, mut missing) = (Vec::new(), Vec::new());
     for (name, path, found) in skills::survey(&ws.root, &subs) {
         let shown = ws
             .relative(&path)
             .unwrap_or_else(|| path.display().to_string());
         match found {
-            skills::Found::Ours => c.add("ok", "skills", format!("{shown} is src's")),
-            skills::Found::RunsSrc => c.add(
-                "ok",
-                "skills",
-                format!("{shown} differs from src's but runs src commands"),
-            ),
-            skills::Found::Missing if plugin_runs => c.add(
-                "ok",
-                "skills",
-                format!("{name}: from the plugin (as {}:{name})", plugin::NAME),
-            ),
-            skills::Found::Missing => c.add(
-                "warn",
-                "skills",
-                format!("{shown} is missing (run `src init --claude`)"),
-            ),
+            skills::Found::Ours => fine.push(name.to_string()),
+            skills::Found::RunsSrc => fine.push(format!("{name} (edited, runs src)")),
+            skills::Found::Missing if plugin_runs => {
+                fine.push(format!("{}:{name} (plugin)", plugin::NAME))
+            }
+            skills::Found::Missing => missing.push(shown),
             skills::Found::Foreign => c.add(
                 "warn",
                 "skills",
@@ -665,6 +656,16 @@ fn check_skills(ws: &Workspace, plugin_runs: bool, c: &mut Checks) {
                 ),
             ),
         }
+    }
+    if !fine.is_empty() {
+        c.add("ok", "skills", fine.join(", "));
+    }
+    if !missing.is_empty() {
+        c.add(
+            "warn",
+            "skills",
+            format!("missing: {} (run `src init --claude`)", missing.join(", ")),
+        );
     }
 }
 

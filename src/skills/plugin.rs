@@ -88,9 +88,9 @@ pub fn hook_command(sub: &str) -> String {
 pub fn parse_command(command: &str) -> Option<String> {
     let rest = command.trim().split_once(HOOK_SCRIPT)?.1;
     let sub = rest.trim_start_matches(['"', '\'']).trim();
-    ["post-tool-use", "subagent-stop", "deliver"]
-        .contains(&sub)
-        .then(|| sub.to_string())
+    // Any one subcommand word: the script's path is what marks the command as ours.
+    let word = !sub.is_empty() && sub.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
+    word.then(|| sub.to_string())
 }
 
 /// `hooks/hooks.json` for the wanted entries: one group per entry, events in first-seen order.
@@ -397,7 +397,8 @@ mod tests {
         for sub in ["post-tool-use", "subagent-stop", "deliver"] {
             assert_eq!(parse_command(&hook_command(sub)).as_deref(), Some(sub));
         }
-        assert_eq!(parse_command("sh /x/hooks/src-hook.sh other"), None);
+        assert_eq!(parse_command("sh /x/hooks/src-hook.sh two words"), None);
+        assert_eq!(parse_command("sh /x/hooks/other.sh deliver"), None);
         assert_eq!(parse_command("'/usr/bin/src' hook deliver"), None);
     }
 
