@@ -289,14 +289,17 @@ pub fn find_install(root: &Path, config_dir: Option<&Path>) -> Option<Install> {
                 .map(String::from),
         }
     });
-    // The one that runs, else the one that is enabled, else any record.
-    installs.max_by_key(|i| {
-        (
-            i.active(),
-            matches!(i.enabled, Some((true, ..))),
-            i.install_path.is_some(),
-        )
-    })
+    // The one that runs, else the one that is enabled, else any record that applies here (a
+    // project-scoped install of another project does not).
+    installs
+        .filter(|i| i.enabled.is_some() || i.install_path.is_some())
+        .max_by_key(|i| {
+            (
+                i.active(),
+                matches!(i.enabled, Some((true, ..))),
+                i.install_path.is_some(),
+            )
+        })
 }
 
 /// The binary the plugin's hook script runs, found as the script finds it: `SRC_BIN`, `src` on
@@ -441,6 +444,16 @@ mod tests {
         // No client files at all: nothing.
         let bare = tempfile::tempdir()?;
         assert_eq!(find_install(bare.path(), None), None);
+        // Installed for another project only: nothing here.
+        std::fs::remove_file(cfg.join("settings.json"))?;
+        std::fs::write(
+            cfg.join("plugins/installed_plugins.json"),
+            json!({"version": 2, "plugins": {"src@src": [
+                {"scope": "project", "installPath": cache, "projectPath": "/nope"}
+            ]}})
+            .to_string(),
+        )?;
+        assert_eq!(find_install(bare.path(), Some(&cfg)), None);
         Ok(())
     }
 }
