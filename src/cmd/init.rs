@@ -2,8 +2,10 @@
 //! Idempotent: running it again changes nothing that exists.
 //!
 //! `src init --claude` is the one-command setup for a Claude Code project: config and database,
-//! the hook entries in `.claude/settings.json`, the three skills, and the first full index; it
-//! prints what it did and how to undo it. `--uninstall` removes exactly what setup added, as
+//! the hook entries in `.claude/settings.json` (none while the `src` plugin is enabled and
+//! installed for the project: its hooks are the same, and both would run every hook twice), the
+//! three skills, and the first full index; it prints what it did and how to undo it, and ends by
+//! naming the project's own skills of our names that run no `src` command. `--uninstall` removes exactly what setup added, as
 //! recorded in `.src/setup.json`.
 
 use std::io::Write;
@@ -16,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::ctx::Ctx;
 use crate::events::settings;
 use crate::index::{self, IndexOptions};
-use crate::skills::{self, Step};
+use crate::skills::{self, plugin, Step};
 use crate::workspace::{GlobalOpts, Workspace};
 use crate::{config, store};
 
@@ -103,22 +105,29 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         Ok(())
     };
 
-    let plan = hooks_plan(&ctx.ws, &ctx.config)?;
-    for a in &plan.actions {
-        writeln!(out, "hooks: {a}")?;
-    }
-    if plan.changed {
-        if let Some(b) = settings::apply(&plan, &ctx.ws.root, &backups)? {
-            writeln!(
-                out,
-                "backup: {} kept as {}",
-                shown(&ctx.ws, &plan.path),
-                shown(&ctx.ws, &b)
-            )?;
+    if let Some(key) = plugin_hooks(&ctx.ws, &mut out, "runs")? {
+        writeln!(
+            out,
+            "hooks: provided by the plugin {key}; no entries added to .claude/settings.json"
+        )?;
+    } else {
+        let plan = hooks_plan(&ctx.ws, &ctx.config)?;
+        for a in &plan.actions {
+            writeln!(out, "hooks: {a}")?;
         }
-        writeln!(out, "hooks: wrote {}", plan.path.display())?;
+        if plan.changed {
+            if let Some(b) = settings::apply(&plan, &ctx.ws.root, &backups)? {
+                writeln!(
+                    out,
+                    "backup: {} kept as {}",
+                    shown(&ctx.ws, &plan.path),
+                    shown(&ctx.ws, &b)
+                )?;
+            }
+            writeln!(out, "hooks: wrote {}", plan.path.display())?;
+        }
+        manifest.settings = Some(rel_to(&ctx.ws.root, &plan.path));
     }
-    manifest.settings = Some(rel_to(&ctx.ws.root, &plan.path));
 
     let skill_plan = skills::plan(&ctx.ws.root, args.force);
     for p in &skill_plan {
@@ -173,7 +182,64 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     )?;
     writeln!(out, "done. Check with: src doctor")?;
     writeln!(out, "undo with:        src init --claude --uninstall")?;
+    foreign_skills_note(&ctx.ws, &mut out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// When the plugin's hooks run for this project: its key, after saying whether the settings
+/// still hold entries of an earlier setup (then every hook would run twice).
+fn plugin_hooks(ws: &Workspace, out: &mut impl Write, runs: &str) -> Result<Option<String>> {
+    let Some(inst) = plugin::find_install(&ws.root, plugin::claude_config_dir().as_deref())
+        .filter(plugin::Install::active)
+    else {
+        return Ok(None);
+    };
+    for name in ["settings.json", "settings.local.json"] {
+        let path = ws.root.join(".claude").join(name);
+        if let Ok((doc, true)) = settings::read(&path) {
+            if !settings::installed(&doc).is_empty() {
+                writeln!(
+                    out,
+                    "hooks: {} also holds src's entries from an earlier setup, so every hook \
+                     {runs} twice: remove them with `src hooks install --uninstall{}`",
+                    shown(ws, &path),
+                    if name == "settings.json" {
+                        String::new()
+                    } else {
+                        format!(" --settings {}", shown(ws, &path))
+                    }
+                )?;
+            }
+        }
+    }
+    Ok(Some(inst.key))
+}
+
+/// Says plainly, last, which of our skill names the project already uses for skills that run
+/// no `src` command: until they are replaced, the project does not use `src` there.
+fn foreign_skills_note(ws: &Workspace, out: &mut impl Write) -> Result<()> {
+    let foreign: Vec<PathBuf> = skills::survey(&ws.root, &src_subcommands())
+        .into_iter()
+        .filter(|(_, _, f)| *f == skills::Found::Foreign)
+        .map(|(_, p, _)| p)
+        .collect();
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "note: this project has its own skills of these names, which run no src command, so it \
+         will not use src for them:"
+    )?;
+    for p in &foreign {
+        writeln!(out, "  {}", shown(ws, p))?;
+    }
+    writeln!(
+        out,
+        "replace them with: src init --claude --force (the old files are kept under \
+         .src/backup/, and `src init --claude --uninstall` puts them back)"
+    )?;
+    Ok(())
 }
 
 fn write_config(ws: &Workspace, out: &mut impl Write) -> Result<()> {
@@ -229,9 +295,16 @@ fn dry_run(ws: &Workspace, args: &Args, out: &mut impl Write) -> Result<ExitCode
         "database: would create or migrate {}",
         ws.db_path.display()
     )?;
-    let plan = hooks_plan(ws, &loaded.config)?;
-    for a in &plan.actions {
-        writeln!(out, "hooks: would {a}")?;
+    if let Some(key) = plugin_hooks(ws, out, "would run")? {
+        writeln!(
+            out,
+            "hooks: provided by the plugin {key}; would add no entries to .claude/settings.json"
+        )?;
+    } else {
+        let plan = hooks_plan(ws, &loaded.config)?;
+        for a in &plan.actions {
+            writeln!(out, "hooks: would {a}")?;
+        }
     }
     for p in skills::plan(&ws.root, args.force) {
         writeln!(
@@ -249,6 +322,9 @@ fn dry_run(ws: &Workspace, args: &Args, out: &mut impl Write) -> Result<ExitCode
         write!(out, "{}", patch.diff(&shown(ws, &patch.path)))?;
     }
     writeln!(out, "index: would run a full index of the scope")?;
+    if !args.force {
+        foreign_skills_note(ws, out)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -348,6 +424,15 @@ fn revert_patch(p: &PatchRecord, ws: &Workspace, out: &mut impl Write) -> Result
         )?;
     }
     Ok(())
+}
+
+/// The names of `src`'s subcommands, for telling a skill that runs `src` from one that does not.
+pub(crate) fn src_subcommands() -> Vec<String> {
+    use clap::CommandFactory;
+    super::Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect()
 }
 
 fn canonical(p: &Path) -> PathBuf {

@@ -23,6 +23,7 @@ pub mod impact;
 pub mod import_log;
 pub mod index;
 pub mod init;
+pub mod plugin;
 pub mod query;
 pub mod status;
 pub mod tour;
@@ -91,6 +92,8 @@ pub enum Command {
     Graph(graph::Args),
     /// Run the whole flow on a copy of the bundled sample
     Tour(tour::Args),
+    /// The Claude Code plugin: export its tree (hooks, skills, marketplace)
+    Plugin(plugin::Args),
 }
 
 impl Cli {
@@ -122,5 +125,6 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::ExportMap(a) => export_map::run(&g, a),
         Command::Graph(a) => graph::run(&g, a),
         Command::Tour(a) => tour::run(&g, a),
+        Command::Plugin(a) => plugin::run(&g, a),
     }
 }

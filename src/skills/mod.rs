@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::Deserialize;
 
+pub mod plugin;
+
 /// `(skill name, SKILL.md text)` of every skill we ship.
 pub const TEMPLATES: &[(&str, &str)] = &[
     (
@@ -128,12 +130,58 @@ pub fn apply(plan: &[Planned]) -> Result<Vec<PathBuf>> {
                 std::fs::create_dir_all(dir)
                     .with_context(|| format!("creating {}", dir.display()))?;
             }
-            std::fs::write(&p.path, p.text)
-                .with_context(|| format!("writing {}", p.path.display()))?;
+            crate::fsutil::write_atomic(&p.path, p.text.as_bytes())?;
             written.push(p.path.clone());
         }
     }
     Ok(written)
+}
+
+/// A project's skill file of one of our names, as found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Found {
+    Missing,
+    /// Exactly our text.
+    Ours,
+    /// Another text that still runs `src` (an older or an edited copy of ours).
+    RunsSrc,
+    /// A skill of that name that names no `src` command: the project will not use `src` for it.
+    Foreign,
+}
+
+/// Each of our skill names under `root` and what its file holds. `subcommands` are the names
+/// of `src`'s subcommands (the CLI's; this module does not know it).
+pub fn survey(root: &Path, subcommands: &[String]) -> Vec<(&'static str, PathBuf, Found)> {
+    TEMPLATES
+        .iter()
+        .map(|(name, ours)| {
+            let path = skill_path(root, name);
+            let found = match std::fs::read(&path) {
+                Err(_) if path.exists() => Found::Foreign,
+                Err(_) => Found::Missing,
+                Ok(bytes) if bytes == ours.as_bytes() => Found::Ours,
+                Ok(bytes) if runs_src(&String::from_utf8_lossy(&bytes), subcommands) => {
+                    Found::RunsSrc
+                }
+                Ok(_) => Found::Foreign,
+            };
+            (*name, path, found)
+        })
+        .collect()
+}
+
+/// Whether a text names a `src` command: `src` as a word of its own (not `./src`, `src/`,
+/// `my-src`) followed by one of `subcommands`.
+pub fn runs_src(text: &str, subcommands: &[String]) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || "_-./\\".contains(c);
+    text.match_indices("src ").any(|(at, _)| {
+        let before_ok = text[..at].chars().next_back().is_none_or(|c| !word(c));
+        let next = text[at + 4..]
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .next()
+            .unwrap_or_default();
+        before_ok && subcommands.iter().any(|s| s == next)
+    })
 }
 
 /// Removes a skill file we wrote, only if it still holds our text; returns whether it did.
@@ -269,6 +317,53 @@ mod tests {
             .all(|p| p.step == Step::Unchanged));
         assert!(!remove_if_ours(&p)?, "a file we did not write stays");
         assert!(remove_if_ours(&skill_path(dir.path(), "manage-codebase"))?);
+        Ok(())
+    }
+
+    #[test]
+    fn a_skill_runs_src_only_when_it_names_a_src_command() {
+        let subs: Vec<String> = ["impact", "dependents", "cascade", "index"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert!(runs_src("Run `src impact --session latest`.", &subs));
+        assert!(runs_src("src dependents x.md\n", &subs));
+        assert!(!runs_src("Read the src folder and ./src impact.sh", &subs));
+        assert!(!runs_src("my-src impact; src/ cascade", &subs));
+        assert!(!runs_src(
+            "Spawn a researcher to classify dependents.",
+            &subs
+        ));
+        for (_, text) in TEMPLATES {
+            assert!(
+                runs_src(text, &subs),
+                "our own skills run src: {}",
+                &text[..40]
+            );
+        }
+    }
+
+    #[test]
+    fn survey_tells_ours_from_the_projects_own() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let subs = vec!["impact".to_string()];
+        let write = |name: &str, text: &str| -> Result<()> {
+            let p = skill_path(dir.path(), name);
+            std::fs::create_dir_all(p.parent().unwrap_or(dir.path()))?;
+            Ok(std::fs::write(p, text)?)
+        };
+        write(
+            "execution-impact",
+            "---\nname: execution-impact\n---\nSpawn a researcher.\n",
+        )?;
+        write("execution-cascade", TEMPLATES[1].1)?;
+        let found: Vec<Found> = survey(dir.path(), &subs)
+            .into_iter()
+            .map(|(_, _, f)| f)
+            .collect();
+        assert_eq!(found, vec![Found::Foreign, Found::Ours, Found::Missing]);
+        write("execution-impact", "Run `src impact` first.\n")?;
+        assert_eq!(survey(dir.path(), &subs)[0].2, Found::RunsSrc);
         Ok(())
     }
 

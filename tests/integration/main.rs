@@ -9,6 +9,7 @@ mod hooks;
 mod hooks_late;
 mod impact;
 mod index;
+mod plugin;
 mod query;
 mod refs;
 mod safety;

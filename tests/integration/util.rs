@@ -68,6 +68,8 @@ pub fn src() -> Command {
     ] {
         cmd.env_remove(var);
     }
+    // The developer's own Claude Code settings and plugins stay out of the tests.
+    cmd.env("CLAUDE_CONFIG_DIR", "/nonexistent/src-tests/claude-config");
     cmd
 }
 
