@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 use crate::workspace::GlobalOpts;
 
+pub mod budget;
 pub mod cascade;
 pub mod dependents;
 pub mod doctor;
