@@ -21,9 +21,14 @@ use crate::workspace::{GlobalOpts, Located, Workspace};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FormatArg {
+    /// An aligned table (`text` is the same)
+    #[value(alias = "text")]
     Table,
+    /// Tab-separated, header row; tab, newline, CR and backslash escaped
     Tsv,
+    /// RFC 4180
     Csv,
+    /// An array of objects with typed values
     Json,
 }
 
