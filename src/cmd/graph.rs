@@ -83,7 +83,11 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     let budget = Budget::new(args.max_tokens);
     // Nodes are the rows: the budget lowers the node limit (the first node always stays, since
     // a limit of 0 means none).
-    let total = draw::draw(&graph, &levels, &opts).nodes.len();
+    let total = match budget {
+        Some(_) => draw::draw(&graph, &levels, &opts).nodes.len(),
+        // Without a budget the drawing is made once, with the node limit as given.
+        None => 0,
+    };
     let extra = total.saturating_sub(1);
     let fitted = super::budget::fit(budget, extra, |k| {
         let opts = DrawOptions {
