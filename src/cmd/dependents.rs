@@ -44,7 +44,6 @@ pub enum Format {
     Csv,
 }
 
-
 #[derive(Debug, Serialize)]
 struct Dependent {
     src: String,
@@ -225,7 +224,6 @@ fn print_table(out: &mut impl Write, a: &Answer, k: usize, csv: bool) -> Result<
     }
     Ok(())
 }
-
 
 fn answer(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
     // The same lookup as `impact`, the alert and the cascade; this command only reads, so it
