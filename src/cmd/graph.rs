@@ -1,8 +1,9 @@
 //! `src graph`: draw the neighbourhood of a file, or the hotspots of the scope, as Mermaid or
-//! Graphviz DOT.
+//! Graphviz DOT, or list the same nodes and edges as JSON, TSV or CSV.
 //!
-//! Owns the arguments and resolving FILE; drawing is `crate::export::draw`. Invariant: the
-//! picture is of the refreshed index, with hotspots computed exactly as the map computes them.
+//! Owns the arguments, resolving FILE, the list formats and fitting a token budget (fewer
+//! nodes); drawing is `crate::export::draw`. Invariant: the picture is of the refreshed index,
+//! with hotspots computed exactly as the map computes them.
 
 use std::io::Write as _;
 use std::path::Path;
