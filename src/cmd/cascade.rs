@@ -32,7 +32,7 @@ pub enum Sub {
     /// Show the cascade: the L1 document, or the L2 log with --format md
     Status(ShowArgs),
     /// End the active cascade (status partial)
-    Abort(WhichArgs),
+    Abort(ShowArgs),
 }
 
 #[derive(Debug, Clone, Copy, Default, clap::ValueEnum)]
@@ -110,6 +110,12 @@ pub struct RecordArgs {
     pub implementer: Option<String>,
     #[command(flatten)]
     pub which: WhichArgs,
+    /// Output format: text or json (`--json` is the same as `--format json`)
+    #[arg(long, value_enum, default_value_t = super::TextOrJson::Text)]
+    pub format: super::TextOrJson,
+    /// Print {cascade_id, file, status, is_target, message} as JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
@@ -152,16 +158,31 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
                 );
             }
             let mut out = std::io::stdout().lock();
-            writeln!(
-                out,
-                "cascade {}: {}",
-                shown.meta.id,
-                shown.message.unwrap_or_default()
-            )?;
+            if a.json || a.format == super::TextOrJson::Json {
+                let v = serde_json::json!({
+                    "cascade_id": shown.meta.id,
+                    "file": file,
+                    "status": match a.status {
+                        OutcomeArg::Complete => "complete",
+                        OutcomeArg::Failed => "failed",
+                    },
+                    "is_target": is_target,
+                    "message": shown.message,
+                });
+                serde_json::to_writer_pretty(&mut out, &v)?;
+                writeln!(out)?;
+            } else {
+                writeln!(
+                    out,
+                    "cascade {}: {}",
+                    shown.meta.id,
+                    shown.message.unwrap_or_default()
+                )?;
+            }
         }
         Sub::Check(a) => print(&cascade::check(&ctx, &a.which.selector())?, a.format)?,
         Sub::Status(a) => print(&cascade::status(&ctx, &a.which.selector())?, a.format)?,
-        Sub::Abort(a) => print(&cascade::abort(&ctx, &a.selector())?, Format::Yaml)?,
+        Sub::Abort(a) => print(&cascade::abort(&ctx, &a.which.selector())?, a.format)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -10,6 +10,7 @@ use std::time::Duration;
 use anyhow::Result;
 use serde::Serialize;
 
+use super::budget::{Budget, Cut};
 use crate::ctx::Ctx;
 use crate::graph::dependents::{self, IndexState, Options, Source};
 use crate::graph::{self, Edge};
@@ -23,12 +24,24 @@ pub struct Args {
     /// 1: direct dependents; 2: also the files that mention those
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub depth: u8,
-    /// Output format: text or json (`--json` is the same as `--format json`)
-    #[arg(long, value_enum, default_value_t = super::TextOrJson::Text)]
-    pub format: super::TextOrJson,
+    /// Output format: text, json, or the rows as tsv or csv (`--json` is `--format json`)
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     /// Print the answer as JSON
     #[arg(long)]
     pub json: bool,
+    #[arg(long, value_name = "N", help = super::budget::HELP)]
+    pub max_tokens: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    /// One row per mention (header row; notes go to stderr)
+    Tsv,
+    /// As tsv, RFC 4180
+    Csv,
 }
 
 #[derive(Debug, Serialize)]
@@ -96,16 +109,120 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         graph::locate_file(&conn, &ctx.ws.root, &file).map_err(crate::error::usage)?
     };
     let answer = answer(&ctx, &file, args.depth)?;
-    // Buffered: a hub file can have tens of thousands of evidence lines.
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if args.json || args.format == super::TextOrJson::Json {
-        serde_json::to_writer_pretty(&mut out, &answer)?;
-        writeln!(out)?;
-    } else {
-        print_text(&mut out, &answer)?;
-    }
-    out.flush()?;
+    let format = if args.json { Format::Json } else { args.format };
+    print(&answer, format, Budget::new(args.max_tokens))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a cut answer leaves out, and how to get it.
+const HOW: &str = "rerun without --max-tokens for all of them";
+
+/// Prints the answer with as many rows (direct, then 2-hop) as `budget` allows. In tsv and csv
+/// the notes and the marker go to stderr, so that stdout stays one table.
+fn print(a: &Answer, format: Format, budget: Option<Budget>) -> Result<()> {
+    let rows = a.direct.len() + a.indirect.len();
+    let cut = |k: usize| budget.and_then(|b| b.cut(k, rows));
+    let mut base = serde_json::Value::Null;
+    if format == Format::Json {
+        base = serde_json::to_value(a)?;
+        for key in ["direct", "indirect"] {
+            if let Some(rows) = base.get_mut(key) {
+                *rows = serde_json::Value::Null;
+            }
+        }
+    }
+    let fitted = super::budget::fit(budget, rows, |k| {
+        let mut buf = Vec::new();
+        match format {
+            Format::Text => print_text(&mut buf, a, k, cut(k))?,
+            Format::Json => print_json(&mut buf, &base, a, k, cut(k))?,
+            Format::Tsv | Format::Csv => print_table(&mut buf, a, k, format == Format::Csv)?,
+        }
+        Ok(String::from_utf8_lossy(&buf).into_owned())
+    })?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(fitted.text.as_bytes())?;
+    out.flush()?;
+    if matches!(format, Format::Tsv | Format::Csv) {
+        for n in &a.notes {
+            eprintln!("note: {n}");
+        }
+        if let Some(c) = cut(fitted.kept) {
+            eprintln!("{}", c.message("rows", HOW));
+        }
+    }
+    Ok(())
+}
+
+/// The first `k` rows: direct ones first, then 2-hop ones.
+fn shown(a: &Answer, k: usize) -> (&[Dependent], &[Dependent]) {
+    let d = k.min(a.direct.len());
+    let i = (k - d).min(a.indirect.len());
+    (&a.direct[..d], &a.indirect[..i])
+}
+
+/// `base`: the answer as JSON with its rows left as `null` (serialised once, not per fit).
+fn print_json(
+    out: &mut impl Write,
+    base: &serde_json::Value,
+    a: &Answer,
+    k: usize,
+    cut: Option<Cut>,
+) -> Result<()> {
+    let mut v = base.clone();
+    let (direct, indirect) = shown(a, k);
+    if let Some(obj) = v.as_object_mut() {
+        obj.insert("direct".into(), serde_json::to_value(direct)?);
+        if !a.indirect.is_empty() {
+            obj.insert("indirect".into(), serde_json::to_value(indirect)?);
+        }
+        if let Some(c) = cut {
+            let mut cv = serde_json::to_value(c)?;
+            if let Some(o) = cv.as_object_mut() {
+                o.insert("message".into(), c.message("rows", HOW).into());
+            }
+            obj.insert("cut".into(), cv);
+        }
+    }
+    serde_json::to_writer_pretty(&mut *out, &v)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+fn print_table(out: &mut impl Write, a: &Answer, k: usize, csv: bool) -> Result<()> {
+    use crate::query::format::{escape_csv, escape_tsv};
+    let (sep, eol) = if csv { (",", "\r\n") } else { ("\t", "\n") };
+    let esc = |s: &str| if csv { escape_csv(s) } else { escape_tsv(s) };
+    let head = [
+        "depth",
+        "src",
+        "line",
+        "name",
+        "kind",
+        "resolution",
+        "via",
+        "text",
+    ];
+    write!(out, "{}{eol}", head.join(sep))?;
+    let (direct, indirect) = shown(a, k);
+    for (depth, d) in direct
+        .iter()
+        .map(|d| (1, d))
+        .chain(indirect.iter().map(|d| (2, d)))
+    {
+        let cells = [
+            depth.to_string(),
+            esc(&d.src),
+            d.line.to_string(),
+            esc(&d.name),
+            esc(&d.kind),
+            esc(&d.resolution),
+            esc(d.via.as_deref().unwrap_or("")),
+            esc(&d.text),
+        ];
+        write!(out, "{}{eol}", cells.join(sep))?;
+    }
+    Ok(())
 }
 
 fn answer(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
@@ -233,7 +350,8 @@ fn answer(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
     })
 }
 
-fn print_text(out: &mut impl Write, a: &Answer) -> Result<()> {
+fn print_text(out: &mut impl Write, a: &Answer, k: usize, cut: Option<Cut>) -> Result<()> {
+    let (direct, indirect) = shown(a, k);
     // A file mentioning FILE on several lines is one dependent with several mentions.
     let files = |rows: &[Dependent]| -> usize {
         let srcs: std::collections::BTreeSet<&str> = rows.iter().map(|d| d.src.as_str()).collect();
@@ -246,7 +364,7 @@ fn print_text(out: &mut impl Write, a: &Answer) -> Result<()> {
         files(&a.direct),
         a.direct.len()
     )?;
-    for d in &a.direct {
+    for d in direct {
         writeln!(
             out,
             "  {}:{}:{}  [{} `{}`]",
@@ -260,7 +378,7 @@ fn print_text(out: &mut impl Write, a: &Answer) -> Result<()> {
             files(&a.indirect),
             a.indirect.len()
         )?;
-        for d in &a.indirect {
+        for d in indirect {
             let via = d.via.as_deref().unwrap_or("?");
             writeln!(
                 out,
@@ -283,5 +401,8 @@ fn print_text(out: &mut impl Write, a: &Answer) -> Result<()> {
         "incomplete (see notes)"
     };
     writeln!(out, "answer: {completeness}")?;
+    if let Some(c) = cut {
+        writeln!(out, "{}", c.message("rows", HOW))?;
+    }
     Ok(())
 }

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
+use super::budget::Budget;
 use crate::ctx::Ctx;
 use crate::export::check::{self, CheckOptions, CheckReport};
 use crate::export::model::{self, Graph};
@@ -30,21 +31,67 @@ pub struct Args {
     /// Line limit; over it the lowest-priority entries are pruned (0: no limit) [default: map.max_lines]
     #[arg(long, value_name = "N")]
     pub max_lines: Option<usize>,
+    /// Names shown per refs/refd_by line; the rest are counted as `+N more` (0: all)
+    #[arg(long, value_name = "N", default_value_t = 8, conflicts_with = "check")]
+    pub max_refs: usize,
+    /// Keep the map within about N tokens (estimated at 4 bytes each): the lowest-priority
+    /// entries are pruned and the `Pruned` comment says how to list them (0: no limit)
+    #[arg(long, value_name = "N", conflicts_with = "check")]
+    pub max_tokens: Option<usize>,
     /// Print the manage-codebase L1 health report (YAML)
     #[arg(long)]
     pub report: bool,
     /// Validate an existing map instead of writing one [default PATH: map.path]
     #[arg(long, value_name = "PATH", num_args = 0..=1)]
     pub check: Option<Option<PathBuf>>,
-    /// Output format: text or json (`--json` is the same as `--format json`)
-    #[arg(long, value_enum, default_value_t = super::TextOrJson::Text, requires = "check")]
-    pub format: super::TextOrJson,
-    /// With --check: print {valid, errors, warnings, staleness} as JSON
-    #[arg(long, requires = "check")]
+    /// Format of what is printed about the map (the summary, --report, --check); the map
+    /// itself is markdown. text is YAML for --report. `--json` is `--format json`
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Print the summary, --report or --check as JSON
+    #[arg(long)]
     pub json: bool,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Yaml,
+}
+
+/// Prints a serialisable report as JSON or YAML.
+fn structured(
+    out: &mut impl std::io::Write,
+    v: &impl serde::Serialize,
+    format: Format,
+) -> Result<()> {
+    if format == Format::Json {
+        serde_json::to_writer_pretty(&mut *out, v)?;
+        writeln!(out)?;
+    } else {
+        write!(out, "{}", serde_yaml::to_string(v)?)?;
+    }
+    Ok(())
+}
+
+/// What `src export-map` wrote, as JSON or YAML.
+#[derive(Debug, serde::Serialize)]
+struct Summary<'a> {
+    map_path: &'a str,
+    written: bool,
+    entries: usize,
+    pruned: &'a [String],
+    max_lines: usize,
+}
+
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
+    let format = if args.json { Format::Json } else { args.format };
+    if args.out.as_deref() == Some("-") && !args.report && format != Format::Text {
+        return Err(crate::error::usage(
+            "--out - prints the map, which is markdown; --format applies to the summary, --report and --check",
+        ));
+    }
     // Checking a map only reads: no project here is said, not created.
     let ctx = if args.check.is_some() {
         Ctx::open_existing(g)?
@@ -53,8 +100,8 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     };
     let max_lines = args.max_lines.unwrap_or(ctx.config.map.max_lines);
     match &args.check {
-        Some(path) => run_check(&ctx, args, path.as_deref(), max_lines),
-        None => run_export(&ctx, args, max_lines),
+        Some(path) => run_check(&ctx, args, path.as_deref(), max_lines, format),
+        None => run_export(&ctx, args, max_lines, format),
     }
 }
 
@@ -62,7 +109,7 @@ fn today() -> chrono::NaiveDate {
     chrono::Local::now().date_naive()
 }
 
-fn run_export(ctx: &Ctx, args: &Args, max_lines: usize) -> Result<ExitCode> {
+fn run_export(ctx: &Ctx, args: &Args, max_lines: usize, format: Format) -> Result<ExitCode> {
     index::run(
         ctx,
         &IndexOptions {
@@ -99,7 +146,12 @@ fn run_export(ctx: &Ctx, args: &Args, max_lines: usize) -> Result<ExitCode> {
             None => ctx.config.scope.include.join(", "),
         },
     };
-    let rendered = render::render(&header, entries, max_lines);
+    let limits = render::Limits {
+        max_lines,
+        max_bytes: Budget::new(args.max_tokens).map_or(0, Budget::bytes),
+        max_refs: args.max_refs,
+    };
+    let rendered = render::render(&header, entries, &limits);
     let unattributed: u64 = if args.report {
         let conn = ctx.store.conn()?;
         let files: Vec<String> = rendered.kept.iter().map(|e| e.path.clone()).collect();
@@ -113,7 +165,7 @@ fn run_export(ctx: &Ctx, args: &Args, max_lines: usize) -> Result<ExitCode> {
         if args.report {
             let mut h = Health::after_export(None, &rendered.kept, "-");
             h.unattributed_mentions = unattributed;
-            eprint!("{}", h.to_yaml()?);
+            structured(&mut std::io::stderr().lock(), &h, format)?;
         }
         return Ok(ExitCode::SUCCESS);
     };
@@ -130,11 +182,25 @@ fn run_export(ctx: &Ctx, args: &Args, max_lines: usize) -> Result<ExitCode> {
     if args.report {
         let mut h = Health::after_export(previous.as_ref(), &rendered.kept, &shown);
         h.unattributed_mentions = unattributed;
-        write!(out, "{}", h.to_yaml()?)?;
+        structured(&mut out, &h, format)?;
+    } else if format != Format::Text {
+        let summary = Summary {
+            map_path: &shown,
+            written,
+            entries: rendered.kept.len(),
+            pruned: &rendered.pruned,
+            max_lines,
+        };
+        structured(&mut out, &summary, format)?;
     } else {
+        let within = match (max_lines, Budget::new(args.max_tokens)) {
+            (0, Some(b)) => format!("--max-tokens {}", b.max_tokens),
+            (n, Some(b)) => format!("{n} lines and --max-tokens {}", b.max_tokens),
+            (n, None) => format!("{n} lines"),
+        };
         let pruned = match rendered.pruned.len() {
             0 => String::new(),
-            n => format!(", {n} pruned to stay within {max_lines} lines"),
+            n => format!(", {n} pruned to stay within {within}"),
         };
         writeln!(
             out,
@@ -146,7 +212,13 @@ fn run_export(ctx: &Ctx, args: &Args, max_lines: usize) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_check(ctx: &Ctx, args: &Args, path: Option<&Path>, max_lines: usize) -> Result<ExitCode> {
+fn run_check(
+    ctx: &Ctx,
+    args: &Args,
+    path: Option<&Path>,
+    max_lines: usize,
+    format: Format,
+) -> Result<ExitCode> {
     if args.out.is_some() || args.scope.is_some() {
         return Err(crate::error::usage("--check takes no --out or --scope"));
     }
@@ -177,10 +249,9 @@ fn run_check(ctx: &Ctx, args: &Args, path: Option<&Path>, max_lines: usize) -> R
             report.staleness.clone(),
             &shown,
         );
-        write!(out, "{}", h.to_yaml()?)?;
-    } else if args.json || args.format == super::TextOrJson::Json {
-        serde_json::to_writer_pretty(&mut out, &report)?;
-        writeln!(out)?;
+        structured(&mut out, &h, format)?;
+    } else if format != Format::Text {
+        structured(&mut out, &report, format)?;
     } else {
         write_text(&mut out, &report)?;
     }

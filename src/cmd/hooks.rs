@@ -1,4 +1,4 @@
-//! `src hooks install [--settings PATH] [--dry-run] [--uninstall]`: wire our hooks into Claude
+//! `src hooks install [--settings PATH] [--dry-run] [--uninstall] [--format text|json]`: wire our hooks into Claude
 //! Code's settings, or take them out again.
 //!
 //! Owns only the arguments and the printing; the merge is `events::settings`. Invariant: the
@@ -37,6 +37,12 @@ pub struct InstallArgs {
     /// Remove exactly our entries instead
     #[arg(long)]
     pub uninstall: bool,
+    /// Output format: text or json (`--json` is the same as `--format json`)
+    #[arg(long, value_enum, default_value_t = super::TextOrJson::Text)]
+    pub format: super::TextOrJson,
+    /// Print the plan and what was written as JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
@@ -59,7 +65,27 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         let wanted = settings::wanted(&loaded.config.alerts.implementer_types);
         settings::plan_install(&path, &bin, &wanted)?
     };
+    let backup = if plan.changed && !a.dry_run {
+        settings::apply(&plan, &ws.root, &crate::fsutil::backup_dir(&ws.state_dir))?
+    } else {
+        None
+    };
     let mut out = std::io::stdout().lock();
+    if a.json || a.format == super::TextOrJson::Json {
+        let actions: Vec<serde_json::Value> = plan.actions.iter().map(action_json).collect();
+        let v = serde_json::json!({
+            "settings": path,
+            "actions": actions,
+            "changed": plan.changed,
+            "dry_run": a.dry_run,
+            "written": plan.changed && !a.dry_run,
+            "backup": backup,
+            "after": (plan.changed && a.dry_run).then_some(&plan.after),
+        });
+        serde_json::to_writer_pretty(&mut out, &v)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     for action in &plan.actions {
         writeln!(out, "{action}")?;
     }
@@ -69,7 +95,6 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         writeln!(out, "would write {}:", path.display())?;
         write!(out, "{}", plan.after)?;
     } else {
-        let backup = settings::apply(&plan, &ws.root, &crate::fsutil::backup_dir(&ws.state_dir))?;
         match backup {
             Some(b) => writeln!(
                 out,
@@ -81,4 +106,32 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One planned change as `{action, event, matcher, command}`.
+fn action_json(a: &settings::Action) -> serde_json::Value {
+    use settings::Action::{Add, Keep, Remove, Update};
+    let (verb, event, matcher, command) = match a {
+        Add {
+            event,
+            matcher,
+            command,
+        } => ("add", event, matcher, command),
+        Update {
+            event,
+            matcher,
+            command,
+        } => ("update", event, matcher, command),
+        Keep {
+            event,
+            matcher,
+            command,
+        } => ("keep", event, matcher, command),
+        Remove {
+            event,
+            matcher,
+            command,
+        } => ("remove", event, matcher, command),
+    };
+    serde_json::json!({"action": verb, "event": event, "matcher": matcher, "command": command})
 }

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use rusqlite::OptionalExtension;
 
+use super::budget::Budget;
 use crate::ctx::Ctx;
 use crate::error::usage;
 use crate::impact::{self, runs, ImpactL1, Input};
@@ -37,6 +38,10 @@ pub struct Args {
     /// Also write the L2 markdown report to PATH
     #[arg(long, value_name = "PATH")]
     pub l2: Option<PathBuf>,
+    /// With --format md: print at most about N tokens (4 bytes each); table rows are cut from
+    /// the end and the last note says how many and how to get them (0: no limit)
+    #[arg(long, value_name = "N")]
+    pub max_tokens: Option<usize>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -48,6 +53,9 @@ pub enum Sub {
         /// The L1 document as yaml or json, or the L2 report as md
         #[arg(long, value_enum, default_value_t = Format::Yaml)]
         format: Format,
+        /// With --format md: print at most about N tokens (4 bytes each), as for `src impact`
+        #[arg(long, value_name = "N")]
+        max_tokens: Option<usize>,
     },
 }
 
@@ -62,9 +70,16 @@ pub enum Format {
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
-    if let Some(Sub::Show { id, format }) = &args.show {
-        return show(g, *id, *format);
+    if let Some(Sub::Show {
+        id,
+        format,
+        max_tokens,
+    }) = &args.show
+    {
+        let budget = budget_for(*format, *max_tokens)?;
+        return show(g, *id, *format, budget);
     }
+    let budget = budget_for(args.format, args.max_tokens)?;
     let input = input(args)?;
     let mut t = std::time::Instant::now();
     let ctx = Ctx::open(g)?;
@@ -98,11 +113,23 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         std::fs::write(path, &outcome.run.l2)
             .with_context(|| format!("writing the L2 report to {}", path.display()))?;
     }
-    print(&outcome.run.l1, &outcome.run.l2, args.format)?;
+    print(&outcome.run.l1, &outcome.run.l2, args.format, budget)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn show(g: &GlobalOpts, id: i64, format: Format) -> Result<ExitCode> {
+/// The L1 document is a contract (`dependent_count` equals its rows, `src validate impact`
+/// checks it), so only the L2 report is ever cut.
+fn budget_for(format: Format, max_tokens: Option<usize>) -> Result<Option<Budget>> {
+    let budget = Budget::new(max_tokens);
+    if budget.is_some() && format != Format::Md {
+        return Err(usage(
+            "--max-tokens cuts the L2 report only: add --format md (the L1 document is never cut)",
+        ));
+    }
+    Ok(budget)
+}
+
+fn show(g: &GlobalOpts, id: i64, format: Format, budget: Option<Budget>) -> Result<ExitCode> {
     let ctx = Ctx::open_existing(g)?;
     let conn = ctx.store.conn()?;
     let Some(run) = runs::load(&conn, id)? else {
@@ -111,7 +138,7 @@ fn show(g: &GlobalOpts, id: i64, format: Format) -> Result<ExitCode> {
             ctx.store.path().display()
         )));
     };
-    print(&run.l1, &run.l2, format)?;
+    print(&run.l1, &run.l2, format, budget)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -164,8 +191,23 @@ fn latest_session(ctx: &Ctx, input: Input) -> Result<Input> {
     }
 }
 
-fn print(l1: &ImpactL1, l2: &str, format: Format) -> Result<()> {
+fn print(l1: &ImpactL1, l2: &str, format: Format, budget: Option<Budget>) -> Result<()> {
     let mut out = std::io::stdout().lock();
+    if let (Format::Md, Some(b)) = (format, budget) {
+        let rows = impact::render::table_rows(l1);
+        let how = match l1.impact_id {
+            Some(id) => format!(
+                "`src impact show {id} --format md` prints them all (`--format yaml`: the L1)"
+            ),
+            None => "rerun without --max-tokens for all of them".to_string(),
+        };
+        let fitted = super::budget::fit(Some(b), rows, |k| {
+            let marker = b.cut(k, rows).map(|c| c.message("rows", &how));
+            Ok(impact::render::l2_within(l1, k, marker.as_deref()))
+        })?;
+        out.write_all(fitted.text.as_bytes())?;
+        return Ok(());
+    }
     match format {
         Format::Yaml => write!(
             out,

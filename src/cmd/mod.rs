@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 use crate::workspace::GlobalOpts;
 
+pub mod budget;
 pub mod cascade;
 pub mod dependents;
 pub mod doctor;
@@ -88,7 +89,7 @@ pub enum Command {
     Cascade(cascade::Args),
     /// Render codebase-map.md from the database, or --check an existing map
     ExportMap(export_map::Args),
-    /// Draw the reference graph as Mermaid or Graphviz DOT
+    /// Draw the reference graph as Mermaid or Graphviz DOT (or list it as JSON, TSV, CSV)
     Graph(graph::Args),
     /// Run the whole flow on a copy of the bundled sample
     Tour(tour::Args),

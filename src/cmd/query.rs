@@ -12,17 +12,23 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 
+use super::budget::Budget;
 use crate::ctx::Ctx;
 use crate::error::usage;
-use crate::query::{self, catalog, params, schema, Format};
+use crate::query::{self, catalog, params, schema, Collected, Format};
 use crate::store;
 use crate::workspace::{GlobalOpts, Located, Workspace};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FormatArg {
+    /// An aligned table (`text` is the same)
+    #[value(alias = "text")]
     Table,
+    /// Tab-separated, header row; tab, newline, CR and backslash escaped
     Tsv,
+    /// RFC 4180
     Csv,
+    /// An array of objects with typed values
     Json,
 }
 
@@ -64,6 +70,8 @@ pub struct Args {
         env = "SRC_QUERY_TIME_LIMIT"
     )]
     pub time_limit: u64,
+    #[arg(long, value_name = "N", help = super::budget::HELP)]
+    pub max_tokens: Option<usize>,
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
@@ -103,8 +111,14 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         )?;
         let conn = store::open_readonly(&ctx.ws.db_path)?;
         query::tune_for_reads(&conn)?;
-        let mut sink = query::sink(format, &mut out);
-        query::run_canned(&conn, &q, &values, sink.as_mut())?;
+        let Some(budget) = Budget::new(args.max_tokens) else {
+            let mut sink = query::sink(format, &mut out);
+            query::run_canned(&conn, &q, &values, sink.as_mut())?;
+            return Ok(ExitCode::SUCCESS);
+        };
+        let mut rows = Collected::new(budget.bytes());
+        query::run_canned(&conn, &q, &values, &mut rows)?;
+        print_within(&mut out, &rows, format, budget)?;
         return Ok(ExitCode::SUCCESS);
     }
     let sql = match (&args.sql, &args.sql_file) {
@@ -116,10 +130,48 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     let ws = Workspace::resolve(g)?;
     let conn = open_existing(&ws.db_path)?;
     query::tune_for_reads(&conn)?;
-    let mut sink = query::sink(format, &mut out);
     let limit = (args.time_limit > 0).then(|| std::time::Duration::from_secs(args.time_limit));
-    query::run_adhoc_within(&conn, &sql, &args.params, sink.as_mut(), limit)?;
+    let Some(budget) = Budget::new(args.max_tokens) else {
+        let mut sink = query::sink(format, &mut out);
+        query::run_adhoc_within(&conn, &sql, &args.params, sink.as_mut(), limit)?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    let mut rows = Collected::new(budget.bytes());
+    query::run_adhoc_within(&conn, &sql, &args.params, &mut rows, limit)?;
+    print_within(&mut out, &rows, format, budget)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a cut query leaves out, and how to get it.
+const HOW: &str =
+    "rerun without --max-tokens for all, or narrow the query (-p, or --sql with WHERE/LIMIT)";
+
+/// Prints the most rows of `rows` that fit `budget`. The marker is the table's last line; TSV,
+/// CSV and JSON stay parseable, so there it goes to stderr.
+fn print_within(
+    out: &mut dyn Write,
+    rows: &Collected,
+    format: Format,
+    budget: Budget,
+) -> Result<()> {
+    let in_band = format == Format::Table;
+    let render = |k: usize| -> Result<String> {
+        let mut buf = Vec::new();
+        rows.replay(format, k, &mut buf)?;
+        let mut text = String::from_utf8_lossy(&buf).into_owned();
+        if let (true, Some(cut)) = (in_band, budget.cut(k, rows.total)) {
+            text.push_str(&cut.message("rows", HOW));
+            text.push('\n');
+        }
+        Ok(text)
+    };
+    let fitted = super::budget::fit(Some(budget), rows.rows.len(), render)?;
+    out.write_all(fitted.text.as_bytes())?;
+    out.flush()?;
+    if let (false, Some(cut)) = (in_band, budget.cut(fitted.kept, rows.total)) {
+        eprintln!("{}", cut.message("rows", HOW));
+    }
+    Ok(())
 }
 
 /// A `path` parameter as the index stores it: root-relative, `/`-separated.

@@ -20,6 +20,13 @@ pub struct Args {
     /// Keep the tour's project in DIR (created if needed) instead of a deleted temporary one
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
+    /// Output format: text, or json (`{project, steps: [{type: heading|say|run, …}]}`, each run
+    /// with its whole stdout and exit code); `--json` is `--format json`
+    #[arg(long, value_enum, default_value_t = super::TextOrJson::Text)]
+    pub format: super::TextOrJson,
+    /// Print the tour as JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A session id and agent id for the simulated implementer.
@@ -41,31 +48,57 @@ pub fn run(_g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     SAMPLE
         .extract(&root)
         .with_context(|| format!("copying the sample into {}", root.display()))?;
-    let t = Tour::new(&root)?;
-    t.run_all()?;
+    let json = args.json || args.format == super::TextOrJson::Json;
+    let t = Tour::new(&root, json)?;
+    let result = t.run_all();
+    if json {
+        // Printed even when a step failed: the steps so far show where.
+        let v = serde_json::json!({"project": root, "steps": t.steps.take()});
+        let mut out = std::io::stdout().lock();
+        serde_json::to_writer_pretty(&mut out, &v)?;
+        writeln!(out)?;
+    }
+    result?;
     Ok(ExitCode::SUCCESS)
 }
 
 struct Tour {
     root: PathBuf,
     exe: PathBuf,
+    /// JSON output: steps are collected here instead of printed.
+    json: bool,
+    steps: std::cell::RefCell<Vec<serde_json::Value>>,
 }
 
 impl Tour {
-    fn new(root: &Path) -> Result<Tour> {
+    fn new(root: &Path, json: bool) -> Result<Tour> {
         Ok(Tour {
             root: root.to_path_buf(),
             exe: std::env::current_exe().context("locating the src binary")?,
+            json,
+            steps: std::cell::RefCell::default(),
         })
     }
 
     fn heading(&self, text: &str) -> Result<()> {
+        if self.json {
+            self.steps
+                .borrow_mut()
+                .push(serde_json::json!({"type": "heading", "text": text}));
+            return Ok(());
+        }
         let mut out = std::io::stdout().lock();
         writeln!(out, "\n=== {text}")?;
         Ok(())
     }
 
     fn say(&self, text: &str) -> Result<()> {
+        if self.json {
+            self.steps
+                .borrow_mut()
+                .push(serde_json::json!({"type": "say", "text": text}));
+            return Ok(());
+        }
         let mut out = std::io::stdout().lock();
         writeln!(out, "{text}")?;
         Ok(())
@@ -75,9 +108,11 @@ impl Tour {
     /// (at most `max_lines` lines of it) and returns stdout.
     fn src(&self, args: &[&str], stdin: Option<&str>, max_lines: usize) -> Result<String> {
         let shown = args.join(" ");
-        match stdin {
-            Some(input) => self.say(&format!("$ echo '{}' | src {shown}", one_line(input)))?,
-            None => self.say(&format!("$ src {shown}"))?,
+        if !self.json {
+            match stdin {
+                Some(input) => self.say(&format!("$ echo '{}' | src {shown}", one_line(input)))?,
+                None => self.say(&format!("$ src {shown}"))?,
+            }
         }
         let mut child = Command::new(&self.exe)
             .args(args)
@@ -98,13 +133,23 @@ impl Tour {
         }
         let out = child.wait_with_output()?;
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let lines: Vec<&str> = stdout.lines().collect();
-        let mut w = std::io::stdout().lock();
-        for l in lines.iter().take(max_lines) {
-            writeln!(w, "  {l}")?;
-        }
-        if lines.len() > max_lines {
-            writeln!(w, "  … ({} more lines)", lines.len() - max_lines)?;
+        if self.json {
+            self.steps.borrow_mut().push(serde_json::json!({
+                "type": "run",
+                "command": format!("src {shown}"),
+                "stdin": stdin,
+                "exit": out.status.code(),
+                "stdout": stdout,
+            }));
+        } else {
+            let lines: Vec<&str> = stdout.lines().collect();
+            let mut w = std::io::stdout().lock();
+            for l in lines.iter().take(max_lines) {
+                writeln!(w, "  {l}")?;
+            }
+            if lines.len() > max_lines {
+                writeln!(w, "  … ({} more lines)", lines.len() - max_lines)?;
+            }
         }
         if !out.status.success() {
             let err = String::from_utf8_lossy(&out.stderr);

@@ -1,4 +1,4 @@
-//! `src validate impact FILE [--json]`: checks an impact L1 document (YAML or JSON).
+//! `src validate impact FILE [--format text|json]`: checks an impact L1 document (YAML or JSON).
 //!
 //! Owns reading the file and printing the report; the checks are `impact::check`. Needs no
 //! workspace or database. Exit codes: 0 valid, 1 invalid, 2 usage (unreadable file).
@@ -25,6 +25,9 @@ pub enum Artifact {
     Impact {
         /// The document (YAML or JSON)
         file: PathBuf,
+        /// Output format: text or json (`--json` is the same as `--format json`)
+        #[arg(long, value_enum, default_value_t = super::TextOrJson::Text)]
+        format: super::TextOrJson,
         /// Print `{valid, errors[], warnings[]}` as JSON
         #[arg(long)]
         json: bool,
@@ -32,12 +35,13 @@ pub enum Artifact {
 }
 
 pub fn run(_g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
-    let Artifact::Impact { file, json } = &args.artifact;
+    let Artifact::Impact { file, format, json } = &args.artifact;
+    let json = *json || *format == super::TextOrJson::Json;
     let text = std::fs::read_to_string(file)
         .map_err(|e| usage(format!("cannot read {}: {e}", file.display())))?;
     let report = check::validate_str(&text);
     let mut out = std::io::stdout().lock();
-    if *json {
+    if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
         let verdict = if report.valid { "valid" } else { "invalid" };

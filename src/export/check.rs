@@ -172,7 +172,9 @@ pub fn check_text(text: &str, display: &str, opts: &CheckOptions) -> CheckReport
             ));
         }
         if let (Some(h), Some(by)) = (e.hotspot, &e.refd_by) {
-            let want = Level::from_count(by.len(), &opts.hotspot);
+            // A capped list counts the names it does not show.
+            let count = by.len() + e.refd_by_more;
+            let want = Level::from_count(count, &opts.hotspot);
             // `high` may also mean "changed in the recent sessions", which a map cannot show.
             if h != want && h != Level::High {
                 errors.push(err(
@@ -180,9 +182,8 @@ pub fn check_text(text: &str, display: &str, opts: &CheckOptions) -> CheckReport
                     at,
                     p,
                     format!(
-                        "hotspot is {} but refd_by has {} entries, which is {}",
+                        "hotspot is {} but refd_by has {count} entries, which is {}",
                         h.as_str(),
-                        by.len(),
                         want.as_str()
                     ),
                 ));
@@ -256,6 +257,18 @@ fn bidirectional(m: &ParsedMap, errors: &mut Vec<Finding>, warnings: &mut Vec<Fi
     let lists = |side: &[Vec<(String, Vec<usize>)>], i: usize, j: usize| {
         side[i].iter().any(|(_, hits)| hits.contains(&j))
     };
+    // Names a capped list (`+N more`) does not show: (entry, "refs" | "refd_by") → N.
+    let more = |j: usize, field: &str| {
+        let e = &m.entries[j];
+        if field == "refs" {
+            e.refs_more
+        } else {
+            e.refd_by_more
+        }
+    };
+    // Entries that name j in one list while j's other list, capped, does not show them: at most
+    // its `+N more` can be such names; more than that are one-sided refs.
+    let mut hidden: BTreeMap<(usize, &str), Vec<String>> = BTreeMap::new();
     // One warning per unknown name (first line seen, how often), not one per mention: a pruned
     // map names its pruned files in many lists.
     let mut unresolved: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
@@ -265,25 +278,46 @@ fn bidirectional(m: &ParsedMap, errors: &mut Vec<Finding>, warnings: &mut Vec<Fi
             ("refd_by", &by, &refs, "refs"),
         ] {
             for (name, hits) in &mine[i] {
-                let f = |code, message| Finding {
-                    code,
-                    line: Some(e.line),
-                    path: Some(e.path.clone()),
-                    message,
-                };
                 if hits.is_empty() {
                     unresolved.entry(name).or_insert((e.line, 0)).1 += 1;
                 } else if !hits.iter().any(|&j| lists(theirs, j, i)) {
+                    if let Some(&j) = hits.iter().find(|&&j| more(j, other_field) > 0) {
+                        hidden
+                            .entry((j, other_field))
+                            .or_default()
+                            .push(e.path.clone());
+                        continue;
+                    }
                     let other = &m.entries[hits[0]].path;
-                    errors.push(f(
-                        E_ONE_SIDED_REF,
-                        format!(
+                    errors.push(Finding {
+                        code: E_ONE_SIDED_REF,
+                        line: Some(e.line),
+                        path: Some(e.path.clone()),
+                        message: format!(
                             "`{}` has `{name}` in {field}, but `{other}` does not list it in {other_field}",
                             e.path
                         ),
-                    ));
+                    });
                 }
             }
+        }
+    }
+    for ((j, field), claimers) in hidden {
+        let e = &m.entries[j];
+        let n = more(j, field);
+        if claimers.len() > n {
+            errors.push(Finding {
+                code: E_ONE_SIDED_REF,
+                line: Some(e.line),
+                path: Some(e.path.clone()),
+                message: format!(
+                    "`{}` does not show {} entries that list it ({}) in its {field}, \
+                     but its `+{n} more` counts only {n}",
+                    e.path,
+                    claimers.len(),
+                    claimers.join(", ")
+                ),
+            });
         }
     }
     let mut found: Vec<Finding> = unresolved
@@ -344,6 +378,81 @@ fn staleness(m: &ParsedMap, opts: &CheckOptions, unparseable: bool) -> Staleness
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn opts(root: &Path) -> CheckOptions {
+        CheckOptions {
+            root: root.to_path_buf(),
+            map_rel: None,
+            max_lines: 0,
+            hotspot: Hotspot {
+                high_refd_by: 10,
+                medium_refd_by: 3,
+                recent_sessions: 3,
+            },
+            scope: Scope {
+                include: vec!["**".into()],
+                exclude: Vec::new(),
+            },
+            today: chrono::NaiveDate::MAX,
+        }
+    }
+
+    fn entry(path: &str, refs: &str, refd_by: &str, hotspot: &str) -> String {
+        format!("\n## {path}\nrefs: {refs}\nrefd_by: {refd_by}\nhotspot: {hotspot}\nupdated: 2026-01-01\n")
+    }
+
+    fn codes(r: &CheckReport) -> Vec<&'static str> {
+        r.errors.iter().map(|f| f.code).collect()
+    }
+
+    #[test]
+    fn a_capped_list_is_accepted_and_still_checked() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        for f in ["hub.md", "a.md", "b.md", "c.md", "d.md"] {
+            std::fs::write(dir.path().join(f), "x")?;
+        }
+        let o = opts(dir.path());
+        let leaves = |refd: &str| {
+            ["a.md", "b.md", "c.md", "d.md"]
+                .iter()
+                .map(|p| entry(p, "hub.md", refd, "low"))
+                .collect::<String>()
+        };
+        // hub shows two of its four dependents and counts the other two: valid, and the count
+        // (4) is what the hotspot is judged by.
+        let capped = format!(
+            "# M\n{}{}",
+            entry("hub.md", "", "a.md, b.md, +2 more", "medium"),
+            leaves("")
+        );
+        let r = check_text(&capped, "m", &o);
+        assert!(r.valid, "{:?}", r.errors);
+        // A count too small for the entries that name hub is a one-sided ref.
+        let short = format!(
+            "# M\n{}{}",
+            entry("hub.md", "", "a.md, b.md, +1 more", "medium"),
+            leaves("")
+        );
+        let r = check_text(&short, "m", &o);
+        assert_eq!(codes(&r), vec![E_ONE_SIDED_REF], "{:?}", r.errors);
+        assert!(r.errors[0].message.contains("c.md, d.md"), "{:?}", r.errors);
+        // The hotspot counts the hidden names: 4 is medium, not low.
+        let wrong = format!(
+            "# M\n{}{}",
+            entry("hub.md", "", "a.md, b.md, +2 more", "low"),
+            leaves("")
+        );
+        assert_eq!(codes(&check_text(&wrong, "m", &o)), vec![E_HOTSPOT]);
+        // A name shown in a capped list still needs its other side.
+        let one_sided = format!(
+            "# M\n{}{}",
+            entry("hub.md", "a.md, +1 more", "", "low"),
+            leaves("")
+        );
+        let r = check_text(&one_sided, "m", &o);
+        assert!(codes(&r).contains(&E_ONE_SIDED_REF), "{:?}", r.errors);
+        Ok(())
+    }
 
     #[test]
     fn refs_resolve_by_path_suffix_stem_or_directory() {

@@ -2,7 +2,7 @@
 //! unparseable.
 //!
 //! Owns the grammar only (a title, `<!-- -->` header comments, `## path` sections with exactly
-//! the four fields). It never fails: what it cannot read becomes a `Problem` with its line, and
+//! the four fields; a refs/refd_by list may end in `+N more`, the count of names not shown). It never fails: what it cannot read becomes a `Problem` with its line, and
 //! what it can read is still returned so callers can diff or check the rest.
 
 use super::Level;
@@ -26,8 +26,12 @@ pub struct ParsedEntry {
     /// 1-based line of the `##` header.
     pub line: usize,
     pub path: String,
+    /// The names shown (without a trailing `+N more`).
     pub refs: Option<Vec<String>>,
     pub refd_by: Option<Vec<String>>,
+    /// The N of a trailing `+N more`: names the list has but does not show.
+    pub refs_more: usize,
+    pub refd_by_more: usize,
     pub hotspot: Option<Level>,
     pub updated: Option<chrono::NaiveDate>,
 }
@@ -114,8 +118,20 @@ pub fn parse(text: &str, today: chrono::NaiveDate) -> ParsedMap {
         flags[k] = true;
         let value = value.trim();
         match k {
-            0 => entry.refs = Some(list(value)),
-            1 => entry.refd_by = Some(list(value)),
+            0 | 1 => {
+                let (names, more) = match list(value) {
+                    Ok(l) => l,
+                    Err(message) => {
+                        problem(format!("{key} of `{}`: {message}", entry.path));
+                        continue;
+                    }
+                };
+                if k == 0 {
+                    (entry.refs, entry.refs_more) = (Some(names), more);
+                } else {
+                    (entry.refd_by, entry.refd_by_more) = (Some(names), more);
+                }
+            }
             2 => match Level::parse(value) {
                 Some(l) => entry.hotspot = Some(l),
                 None => problem(format!(
@@ -170,14 +186,34 @@ fn header_comment(c: &str, entry_count: &mut Option<usize>, pruned: &mut Option<
     }
 }
 
-/// `a, b,c` → [a, b, c]; empty items are dropped.
-fn list(value: &str) -> Vec<String> {
-    value
+/// `a, b,c` → [a, b, c]; empty items are dropped. A last item `+N more` is the count of names
+/// not shown; anywhere else it is an error.
+fn list(value: &str) -> Result<(Vec<String>, usize), String> {
+    let mut names: Vec<String> = value
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(str::to_string)
-        .collect()
+        .collect();
+    let more = |s: &str| {
+        s.strip_prefix('+')
+            .and_then(|r| r.strip_suffix(" more"))
+            .and_then(|n| n.trim().parse::<usize>().ok())
+    };
+    let count = names.last().and_then(|l| more(l));
+    if count.is_some() {
+        names.pop();
+    }
+    if let Some(bad) = names.iter().find(|n| more(n).is_some()) {
+        return Err(format!("`{bad}` must be the last item of the list"));
+    }
+    Ok((names, count.unwrap_or(0)))
+}
+
+/// Whether a list read back (`shown` and its `+N more`) is how `full` was written: its first
+/// names, then the count of the rest (or all of it).
+pub fn list_matches(shown: &[String], more: usize, full: &[String]) -> bool {
+    shown.len() + more == full.len() && full.starts_with(shown)
 }
 
 fn clip(s: &str) -> String {
@@ -221,6 +257,25 @@ mod tests {
         // warm (5), future date (6), noise (7), a.md lacks fields (3), b.md lacks all (8).
         assert_eq!(lines, vec![3, 5, 6, 7, 8]);
         assert_eq!(m.entries.len(), 2);
+    }
+
+    #[test]
+    fn a_capped_list_counts_what_it_does_not_show() {
+        let text = "# M\n\n## a.md\nrefs: b, c, +3 more\nrefd_by: +2 more\nhotspot: low\n\
+                    updated: 2026-01-01\n\n## b.md\nrefs: +1 more, c\nrefd_by:\nhotspot: low\n\
+                    updated: 2026-01-01\n";
+        let m = parse(text, today());
+        let a = &m.entries[0];
+        assert_eq!(a.refs, Some(vec!["b".to_string(), "c".to_string()]));
+        assert_eq!((a.refs_more, a.refd_by_more), (3, 2));
+        assert_eq!(a.refd_by, Some(Vec::new()));
+        // `+N more` before a name is malformed.
+        assert_eq!(m.problems.len(), 1, "{:?}", m.problems);
+        assert!(m.problems[0].message.contains("must be the last item"));
+        let full: Vec<String> = ["b", "c", "d", "e", "f"].map(String::from).to_vec();
+        assert!(list_matches(&full[..2], 3, &full));
+        assert!(!list_matches(&full[..2], 2, &full));
+        assert!(list_matches(&full, 0, &full));
     }
 
     #[test]

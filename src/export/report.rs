@@ -70,8 +70,14 @@ impl Health {
             .iter()
             .filter(|(p, e)| {
                 old.get(*p).is_some_and(|o| {
-                    o.refs.as_ref() != Some(&e.refs)
-                        || o.refd_by.as_ref() != Some(&e.refd_by)
+                    // A list read back may be capped (`+N more`).
+                    let same = |shown: &Option<Vec<String>>, more, full: &[String]| {
+                        shown
+                            .as_ref()
+                            .is_some_and(|s| super::parse::list_matches(s, more, full))
+                    };
+                    !same(&o.refs, o.refs_more, &e.refs)
+                        || !same(&o.refd_by, o.refd_by_more, &e.refd_by)
                         || o.hotspot != Some(e.hotspot)
                         || o.updated.map(|d| d.to_string()) != Some(e.updated.clone())
                 })

@@ -10,6 +10,19 @@ use super::ImpactL1;
 
 /// The L2 report for `l1`.
 pub fn l2(l1: &ImpactL1) -> String {
+    l2_within(l1, usize::MAX, None)
+}
+
+/// Dependent rows in the L2 tables of `l1` (what `l2_within` can cut).
+pub fn table_rows(l1: &ImpactL1) -> usize {
+    l1.impacts.iter().map(|i| i.dependents.len()).sum()
+}
+
+/// The L2 report with only the first `rows` table rows (in document order), and `marker`, which
+/// says what was left out, as the last note. A changed file whose rows are all cut keeps its
+/// heading and count.
+pub fn l2_within(l1: &ImpactL1, rows: usize, marker: Option<&str>) -> String {
+    let mut left = rows;
     let mut s = String::new();
     // Writing to a String cannot fail; the results are ignored for brevity.
     let _ = writeln!(s, "# Execution Impact Analysis Report\n");
@@ -38,6 +51,12 @@ pub fn l2(l1: &ImpactL1) -> String {
             let _ = writeln!(s, "None.\n");
             continue;
         }
+        let shown = left.min(imp.dependents.len());
+        left -= shown;
+        if shown == 0 {
+            let _ = writeln!(s, "Rows cut (see the last note).\n");
+            continue;
+        }
         let _ = writeln!(
             s,
             "| Dependent | Type | Hop | Reference Pattern | Evidence |"
@@ -46,7 +65,7 @@ pub fn l2(l1: &ImpactL1) -> String {
             s,
             "|-----------|------|-----|-------------------|----------|"
         );
-        for d in &imp.dependents {
+        for d in &imp.dependents[..shown] {
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | {} | {} |",
@@ -75,6 +94,9 @@ pub fn l2(l1: &ImpactL1) -> String {
     }
     for n in &l1.notes {
         let _ = writeln!(s, "- {n}");
+    }
+    if let Some(m) = marker {
+        let _ = writeln!(s, "- {m}");
     }
     s
 }
@@ -137,5 +159,25 @@ mod tests {
         ] {
             assert!(md.contains(line), "missing {line:?} in\n{md}");
         }
+    }
+
+    #[test]
+    fn a_cut_report_keeps_headings_and_ends_with_the_marker() {
+        let mut l1 = doc();
+        let row = l1.impacts[0].dependents[0].clone();
+        l1.impacts[0].dependents = vec![row.clone(), row.clone(), row];
+        l1.impacts[0].dependent_count = 3;
+        assert_eq!(table_rows(&l1), 3);
+        let md = l2_within(&l1, 1, Some("cut: 2 of 3 rows left out"));
+        assert_eq!(md.matches("| /r/b.md | DIRECT |").count(), 1, "{md}");
+        assert!(md.contains("**Dependents (3):**"), "{md}");
+        assert!(
+            md.trim_end().ends_with("- cut: 2 of 3 rows left out"),
+            "{md}"
+        );
+        let none = l2_within(&l1, 0, Some("cut"));
+        assert!(none.contains("Rows cut (see the last note)."), "{none}");
+        assert!(!none.contains("| Dependent |"), "{none}");
+        assert_eq!(l2_within(&l1, usize::MAX, None), l2(&l1));
     }
 }

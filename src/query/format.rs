@@ -275,6 +275,73 @@ impl Sink for Table<'_> {
     }
 }
 
+/// A sink that keeps the first rows of a result and counts them all, so that a caller can print
+/// any prefix of it in any format (a token budget). Rows are kept while their cell text stays
+/// within `max_bytes`: every format prints at least that text (a table cell at most 120
+/// characters of it), so a later row could never fit a budget of that size.
+#[derive(Debug, Default)]
+pub struct Collected {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<rusqlite::types::Value>>,
+    /// Rows in the whole result.
+    pub total: usize,
+    max_bytes: usize,
+    bytes: usize,
+}
+
+impl Collected {
+    pub fn new(max_bytes: usize) -> Collected {
+        Collected {
+            max_bytes,
+            ..Collected::default()
+        }
+    }
+
+    /// Writes the columns and the first `k` kept rows in `format`.
+    pub fn replay(&self, format: Format, k: usize, out: &mut dyn Write) -> Result<()> {
+        let mut s = sink(format, out);
+        s.begin(&self.columns)?;
+        for row in self.rows.iter().take(k) {
+            let refs: Vec<ValueRef<'_>> = row.iter().map(ValueRef::from).collect();
+            s.row(&refs)?;
+        }
+        s.end()
+    }
+}
+
+/// An owned copy of a value (text is printed lossily as UTF-8 anyway).
+fn owned(v: &ValueRef<'_>) -> rusqlite::types::Value {
+    use rusqlite::types::Value;
+    match v {
+        ValueRef::Null => Value::Null,
+        ValueRef::Integer(n) => Value::Integer(*n),
+        ValueRef::Real(f) => Value::Real(*f),
+        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Blob(b) => Value::Blob(b.to_vec()),
+    }
+}
+
+impl Sink for Collected {
+    fn begin(&mut self, columns: &[String]) -> Result<()> {
+        self.columns = columns.to_vec();
+        Ok(())
+    }
+    fn row(&mut self, values: &[ValueRef<'_>]) -> Result<()> {
+        self.total += 1;
+        if self.bytes <= self.max_bytes {
+            self.bytes += values
+                .iter()
+                .map(|v| plain(v).len().min(TABLE_CELL_MAX))
+                .sum::<usize>();
+            self.rows.push(values.iter().map(owned).collect());
+        }
+        Ok(())
+    }
+    fn end(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

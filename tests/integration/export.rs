@@ -133,8 +133,11 @@ fn validator_text_output_and_missing_map() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("E_MISSING_MAP"), "{text}");
     assert!(text.contains("recommendation: full-regeneration"), "{text}");
-    // A flag that needs --check is a usage error.
-    p.src().args(["export-map", "--json"]).assert().code(2);
+    // The map itself is markdown: a structured format for `--out -` is a usage error.
+    p.src()
+        .args(["export-map", "--out", "-", "--format", "json"])
+        .assert()
+        .code(2);
 }
 
 #[test]

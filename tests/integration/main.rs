@@ -3,6 +3,7 @@
 
 mod util;
 
+mod budget;
 mod cascade;
 mod export;
 mod hooks;
