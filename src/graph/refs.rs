@@ -169,6 +169,12 @@ pub fn never_an_edge(src: &str, name: &str, cue: u16, via: Option<&str>) -> bool
     if cue & (cue::URL | cue::MIDPATH) != 0 {
         return true;
     }
+    if cue & cue::FENCE != 0
+        && cue & cue::IMPORT != 0
+        && via.is_some_and(|v| !v.contains('/') || v.starts_with('.'))
+    {
+        return true;
+    }
     if via.is_some() || name.contains(['.', '/']) || cue & cue::IMPORT != 0 {
         return false;
     }
@@ -239,6 +245,14 @@ pub fn decide_hinted<'b>(
         .via
         .filter(|v| v.contains('/') || m.cue & cue::IMPORT != 0);
     if let Some(via) = path_like {
+        // An example's import in a document names the example's own modules unless its
+        // folders say which of ours (`from plugin_eval.models import …`).
+        if m.cue & cue::FENCE != 0
+            && m.cue & cue::IMPORT != 0
+            && (!via.contains('/') || via.starts_with('.'))
+        {
+            return Decision::Weak;
+        }
         let kind = if m.cue & cue::QUALIFIED != 0 {
             RefKind::Use
         } else if m.cue & cue::IMPORT != 0 {

@@ -154,13 +154,14 @@ pub fn read_file(
 
 /// The mentions of `matcher` in `bytes` of the file at `path`, with names as strings and cues.
 pub fn found_by(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<Found> {
-    let lang = cue::lang_of(path, &bytes[..bytes.len().min(256)]);
+    let langs = cue::FileLangs::of(path, bytes);
+    let lang = langs.base();
     let data = cue::is_data(path);
     let mut found: Vec<Found> = matcher
         .mentions(bytes)
         .into_iter()
         .filter_map(|m| {
-            let c = cue::cue_in(bytes, m.start, m.end, lang, data);
+            let c = langs.cue(bytes, m.start, m.end, data);
             let name = matcher.name(m.name);
             // Kept only when some set of bearers could make it an edge (see `never_an_edge`).
             if never_an_edge(path, name, c.bits, c.via.as_deref()) {

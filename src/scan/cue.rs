@@ -50,6 +50,10 @@ pub const ROOT: u16 = 1 << 13;
 /// word in a comment or a string ("the traceback", `"html"`).
 pub const SOURCE: u16 = 1 << 14;
 
+/// Inside a fenced code block of a Markdown file: an example, whose one-word or relative
+/// imports (`from workflows import X`, `from . import models`) name the example's modules.
+pub const FENCE: u16 = 1 << 15;
+
 /// Any cue that says the name is used as the name of a thing.
 pub const NAMED: u16 = CODE | QUOTED | SLASH | NAMESPACE | KEY | ENTITY | LIST;
 
@@ -112,6 +116,137 @@ pub fn lang_of(path: &str, head: &[u8]) -> Option<Lang> {
         // an identifier of that code.
         _ => Lang::Other,
     })
+}
+
+/// The language of each part of a file: its own (`lang_of`), and in Markdown the language of
+/// each fenced code block that names a programming language (```` ```python ````), whose lines
+/// are code, not prose: `assert result["status"] == "ok"` in a style guide is no mention of a
+/// `status` command, and `from myapp.models import User` is an import of another project.
+/// Unlabelled fences and data or diagram fences (yaml, json, mermaid) stay prose.
+#[derive(Debug, Clone, Default)]
+pub struct FileLangs {
+    base: Option<Lang>,
+    /// `(start, end, lang)` byte ranges of fenced code, in order.
+    fences: Vec<(usize, usize, Lang)>,
+}
+
+impl FileLangs {
+    pub fn of(path: &str, bytes: &[u8]) -> FileLangs {
+        let base = lang_of(path, &bytes[..bytes.len().min(256)]);
+        let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+        let markdown = matches!(ext.as_deref(), Some("md" | "mdx" | "markdown"));
+        let fenced = memchr::memmem::find(bytes, b"```").is_some()
+            || memchr::memmem::find(bytes, b"~~~").is_some();
+        let fences = if base.is_none() && markdown && fenced {
+            code_fences(bytes)
+        } else {
+            Vec::new()
+        };
+        FileLangs { base, fences }
+    }
+
+    /// The language at byte `at`.
+    pub fn at(&self, at: usize) -> Option<Lang> {
+        if self.fences.is_empty() {
+            return self.base;
+        }
+        let i = self.fences.partition_point(|f| f.1 <= at);
+        match self.fences.get(i) {
+            Some(&(s, e, l)) if s <= at && at < e => Some(l),
+            _ => self.base,
+        }
+    }
+
+    /// The file's own language.
+    pub fn base(&self) -> Option<Lang> {
+        self.base
+    }
+
+    /// The cue of the occurrence `bytes[s..e]` in this file (`cue_in` with the language of
+    /// the part it is in, and `FENCE` inside fenced code).
+    pub fn cue(&self, bytes: &[u8], s: usize, e: usize, is_data_file: bool) -> Cue {
+        let lang = self.at(s);
+        let mut c = cue_in(bytes, s, e, lang, is_data_file);
+        if lang != self.base {
+            c.bits |= FENCE;
+        }
+        c
+    }
+}
+
+/// The programming language a fence's info string names, if any.
+fn fence_lang(info: &[u8]) -> Option<Lang> {
+    let word: Vec<u8> = info
+        .iter()
+        .copied()
+        .skip_while(|b| matches!(b, b' ' | b'\t' | b'{' | b'.'))
+        .take_while(|b| !matches!(b, b' ' | b'\t' | b'{' | b'}' | b',' | b'\r'))
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    Some(match word.as_slice() {
+        b"python" | b"py" | b"python3" | b"pycon" | b"ipython" => Lang::Python,
+        b"js" | b"javascript" | b"jsx" | b"ts" | b"typescript" | b"tsx" | b"mjs" | b"cjs"
+        | b"node" => Lang::Script,
+        b"sh" | b"bash" | b"shell" | b"zsh" | b"console" | b"shell-session" | b"fish" | b"ksh" => {
+            Lang::Shell
+        }
+        b"c" | b"h" | b"cpp" | b"c++" | b"cc" | b"cxx" | b"hpp" | b"objc" | b"objective-c" => {
+            Lang::C
+        }
+        b"go" | b"golang" | b"rust" | b"rs" | b"java" | b"kotlin" | b"kt" | b"swift" | b"ruby"
+        | b"rb" | b"php" | b"scala" | b"cs" | b"csharp" | b"c#" | b"sql" | b"lua" | b"perl"
+        | b"dart" | b"elixir" | b"haskell" | b"clojure" | b"groovy" | b"r" => Lang::Other,
+        _ => return None,
+    })
+}
+
+/// Fenced code blocks (CommonMark: three or more backticks or tildes, indented at most three
+/// spaces, closed by a run of the same character at least as long) whose info string names a
+/// programming language: `(first byte of the block's body, end of its body, language)`.
+fn code_fences(bytes: &[u8]) -> Vec<(usize, usize, Lang)> {
+    let mut out = Vec::new();
+    // (fence char, run length, body start, language)
+    let mut open: Option<(u8, usize, usize, Option<Lang>)> = None;
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
+        let line = &bytes[pos..end];
+        let indent = line.iter().take_while(|b| **b == b' ').count();
+        let rest = &line[indent.min(line.len())..];
+        let ch = rest.first().copied().filter(|c| *c == b'`' || *c == b'~');
+        let run = ch.map_or(0, |c| rest.iter().take_while(|b| **b == c).count());
+        let next = (end + 1).min(bytes.len());
+        match (open, ch) {
+            (Some((oc, olen, body, lang)), Some(c))
+                if indent <= 3
+                    && c == oc
+                    && run >= olen
+                    && rest[run..].iter().all(|b| b.is_ascii_whitespace()) =>
+            {
+                if let Some(l) = lang {
+                    out.push((body, pos, l));
+                }
+                open = None;
+            }
+            (None, Some(c)) if indent <= 3 && run >= 3 => {
+                let info = &rest[run..];
+                // A backtick fence's info string holds no backtick.
+                if c == b'~' || !info.contains(&b'`') {
+                    open = Some((c, run, next, fence_lang(info)));
+                }
+            }
+            _ => {}
+        }
+        pos = next;
+        if end == bytes.len() {
+            break;
+        }
+    }
+    // An unclosed fence runs to the end of the file (CommonMark).
+    if let Some((_, _, body, Some(l))) = open {
+        out.push((body, bytes.len(), l));
+    }
+    out
 }
 
 const ENTITY_WORDS: &[&str] = &[
@@ -237,10 +372,11 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     if in_code_span(line, a, e) {
         cue.bits |= CODE;
     }
-    // Quotes, but not a key (`"scan": "pending"`), and not in a data file, where every string is
-    // quoted (`"keywords": ["review", …]`).
+    // Quotes, but not a key (`"scan": "pending"`), and not in a data file or source code, where
+    // every string is quoted (`"keywords": ["review", …]`, `result["status"]`).
     if a >= 1
         && !is_data_file
+        && lang.is_none()
         && e < line.len()
         && matches!(line[a - 1], b'"' | b'\'')
         && line[e] == line[a - 1]
@@ -771,6 +907,29 @@ mod tests {
             &cue("use defense-in-depth here", "defense-in-depth", "a.md"),
             FOLDER
         ));
+    }
+
+    #[test]
+    fn fenced_code_in_markdown_is_code_of_its_language() {
+        let doc = "Intro `status`.\n\n```python\nassert r[\"status\"] == 1\n```\n\n```\nRun /status\n```\n~~~bash\nrun x\n~~~\n";
+        let f = FileLangs::of("a/guide.md", doc.as_bytes());
+        let at = |needle: &str| doc.find(needle).unwrap_or(0);
+        assert_eq!(f.at(at("Intro")), None);
+        assert_eq!(f.at(at("assert")), Some(Lang::Python));
+        assert_eq!(
+            f.at(at("Run /status")),
+            None,
+            "an unlabelled fence stays prose"
+        );
+        assert_eq!(f.at(at("run x")), Some(Lang::Shell));
+        let py = FileLangs::of("a/x.py", b"```python\nx\n```\n");
+        assert_eq!(py.at(0), Some(Lang::Python));
+        let open = FileLangs::of("a/b.md", b"```js\nimport x from './y'\n");
+        assert_eq!(
+            open.at(8),
+            Some(Lang::Script),
+            "an unclosed fence runs to the end"
+        );
     }
 
     #[test]

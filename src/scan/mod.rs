@@ -85,14 +85,14 @@ pub fn live_dependents(
                 return Vec::new();
             }
             let mut out = Vec::new();
-            let lang = cue::lang_of(&e.path, &bytes[..bytes.len().min(256)]);
+            let langs = cue::FileLangs::of(&e.path, &bytes);
             for m in matcher.mentions(&bytes) {
                 let name = matcher.name(m.name);
                 let Some(bs) = bearers.get(name) else {
                     continue;
                 };
                 let cands: Vec<(i64, &str)> = bs.iter().map(|(id, p)| (*id, p.as_str())).collect();
-                let c = cue::cue_in(&bytes, m.start, m.end, lang, cue::is_data(&e.path));
+                let c = langs.cue(&bytes, m.start, m.end, cue::is_data(&e.path));
                 let rm = RefMention {
                     src: &e.path,
                     name,
