@@ -1,4 +1,4 @@
-//! `src import-log FILE… [--session ID]`: import the seed's TSV change logs as events.
+//! `src import-log FILE… [--session ID] [--format text|json]`: import the seed's TSV change logs as events.
 //!
 //! Owns arguments, per-file reporting and the transaction. Invariant: malformed lines are
 //! reported on stderr as `FILE:LINE: why` and skipped; importing a log twice adds nothing.
@@ -21,6 +21,20 @@ pub struct Args {
     /// Session id for logs whose name does not carry one
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
+    /// Output format: text, or json (one object per log: file, session, imported, present,
+    /// malformed)
+    #[arg(long, value_enum, default_value_t = super::TextOrJson::Text)]
+    pub format: super::TextOrJson,
+}
+
+/// What one log gave.
+#[derive(Debug, serde::Serialize)]
+struct Imported {
+    file: String,
+    session: String,
+    imported: usize,
+    already_present: usize,
+    malformed: usize,
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
@@ -43,6 +57,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     let ctx = Ctx::open(g)?;
     let mut conn = ctx.store.conn()?;
     let mut out = std::io::stdout().lock();
+    let mut reports = Vec::new();
     for (file, session) in jobs {
         let text =
             std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
@@ -57,13 +72,25 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
             }
             Ok(n)
         })?;
-        writeln!(
-            out,
-            "{}: imported {added} events for session {session} ({} already present, {} malformed lines skipped)",
-            file.display(),
-            evs.len() - added,
-            bad.len()
-        )?;
+        let r = Imported {
+            file: file.display().to_string(),
+            session,
+            imported: added,
+            already_present: evs.len() - added,
+            malformed: bad.len(),
+        };
+        if args.format == super::TextOrJson::Text {
+            writeln!(
+                out,
+                "{}: imported {} events for session {} ({} already present, {} malformed lines skipped)",
+                r.file, r.imported, r.session, r.already_present, r.malformed
+            )?;
+        }
+        reports.push(r);
+    }
+    if args.format == super::TextOrJson::Json {
+        serde_json::to_writer_pretty(&mut out, &reports)?;
+        writeln!(out)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use rusqlite::Connection;
 use serde_json::Value;
 
-use crate::util::{fixtures, src, Project};
+use crate::util::{fixtures, src, stdout_of, Project};
 
 pub(crate) const SESSION: &str = "9f3c2a61-4b7e-4d2a-b8c1-5e0f7a9d3b42";
 
@@ -564,10 +564,17 @@ fn import_log_reports_malformed_lines_and_is_idempotent() {
         ),
         2
     );
-    p.src()
-        .args(["import-log", "logs/src-changes-abc.log"])
-        .assert()
-        .success();
+    // Again, as JSON: nothing new, both already present, the bad line counted.
+    let again =
+        stdout_of(
+            p.src()
+                .args(["import-log", "logs/src-changes-abc.log", "--format", "json"]),
+        );
+    let v: Value = serde_json::from_str(&again).unwrap_or_else(|e| panic!("{e}: {again}"));
+    assert_eq!(v[0]["imported"], 0, "{v}");
+    assert_eq!(v[0]["already_present"], 2, "{v}");
+    assert_eq!(v[0]["malformed"], 1, "{v}");
+    assert_eq!(v[0]["session"], "abc", "{v}");
     assert_eq!(count(&p, "SELECT count(*) FROM events"), 2);
     p.write("other.log", "");
     p.src().args(["import-log", "other.log"]).assert().code(2);
