@@ -516,27 +516,9 @@ impl PathFilter {
 /// --ignored --exclude-standard`); `None` when `root` is not in a repository or git is missing.
 /// A count for `status`, so that "indexed: N" is never mistaken for every file in scope.
 pub fn ignored_in_scope(root: &Path, config: &Config) -> Option<u64> {
-    if !root.join(".git").exists() && !root.ancestors().skip(1).any(|a| a.join(".git").exists()) {
-        return None;
-    }
     let scope = ScopeMatcher::new(&config.scope).ok()?;
-    let out = std::process::Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args([
-            "ls-files",
-            "-z",
-            "--others",
-            "--ignored",
-            "--exclude-standard",
-        ])
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()
-        .filter(|o| o.status.success())?;
+    let out = git_ls_files(root, &["--others", "--ignored", "--exclude-standard"])?;
     let n = out
-        .stdout
         .split(|b| *b == 0)
         .filter_map(|p| std::str::from_utf8(p).ok())
         .filter(|p| !p.is_empty() && !p.split('/').any(|c| c == STATE_DIR))
@@ -547,32 +529,35 @@ pub fn ignored_in_scope(root: &Path, config: &Config) -> Option<u64> {
     Some(n as u64)
 }
 
+/// `git -C root ls-files -z ARGS` when `root` lies in a repository and git answers.
+fn git_ls_files(root: &Path, args: &[&str]) -> Option<Vec<u8>> {
+    if !root.join(".git").exists() && !root.ancestors().skip(1).any(|a| a.join(".git").exists()) {
+        return None;
+    }
+    std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["ls-files", "-z"])
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| o.stdout)
+}
+
 /// Files git tracks under `root` that its ignore rules would leave out, root-relative: asked of
 /// git itself (`git ls-files --cached --ignored --exclude-standard`), which lists just these, so
 /// the cost is one read of git's index. Empty when `root` is not in a repository or git is
 /// missing: then ignore files decide, as before.
 pub fn tracked_but_ignored(root: &Path) -> Vec<String> {
-    if !root.join(".git").exists() && !root.ancestors().skip(1).any(|a| a.join(".git").exists()) {
+    let Some(listed) = git_ls_files(
+        root,
+        &["--cached", "--ignored", "--exclude-standard", "--full-name"],
+    ) else {
         return Vec::new();
-    }
-    let out = std::process::Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args([
-            "ls-files",
-            "-z",
-            "--cached",
-            "--ignored",
-            "--exclude-standard",
-            "--full-name",
-        ])
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output();
-    let Ok(out) = out else { return Vec::new() };
-    if !out.status.success() {
-        return Vec::new();
-    }
+    };
     // `--full-name` paths are relative to the repository's top; make them relative to `root`.
     let top = std::process::Command::new("git")
         .arg("-C")
@@ -585,7 +570,7 @@ pub fn tracked_but_ignored(root: &Path) -> Vec<String> {
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_default();
-    out.stdout
+    listed
         .split(|b| *b == 0)
         .filter(|p| !p.is_empty())
         .filter_map(|p| std::str::from_utf8(p).ok())

@@ -373,15 +373,7 @@ fn edit_payload(p: &Project, rel: &str, n: usize) -> String {
 }
 
 fn hook(p: &Project, which: &str, stdin: String) -> String {
-    let out = src()
-        .current_dir(p.root())
-        .env("CLAUDE_PROJECT_DIR", p.root())
-        .args(["hook", which])
-        .write_stdin(stdin)
-        .output()
-        .unwrap_or_else(|e| panic!("hook: {e}"));
-    assert_eq!(out.status.code(), Some(0));
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    crate::util::run_hook(p, which, stdin)
 }
 
 #[test]

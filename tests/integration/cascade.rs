@@ -55,17 +55,8 @@ fn payload(p: &Project, event: &str, session: &str, extra: Value) -> String {
     v.to_string()
 }
 
-/// Runs `src hook WHICH` the way Claude Code does (project in CLAUDE_PROJECT_DIR, JSON on stdin).
 fn hook(p: &Project, which: &str, stdin: String) -> String {
-    let out = crate::util::src()
-        .current_dir(p.root())
-        .env("CLAUDE_PROJECT_DIR", p.root())
-        .args(["hook", which])
-        .write_stdin(stdin)
-        .output()
-        .unwrap_or_else(|e| panic!("running hook: {e}"));
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    crate::util::run_hook(p, which, stdin)
 }
 
 static TOOL_USE: AtomicUsize = AtomicUsize::new(0);

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::util::{src, stdout_of, Project};
+use crate::util::{stdout_of, Project};
 
 const COURIER: &str = ".claude/agents/courier.md";
 const AUDITOR: &str = ".claude/agents/auditor.md";
@@ -50,15 +50,7 @@ fn edit(p: &Project, rel: &str, n: u32) {
 }
 
 fn hook(p: &Project, which: &str, stdin: String) -> String {
-    let out = src()
-        .current_dir(p.root())
-        .env("CLAUDE_PROJECT_DIR", p.root())
-        .args(["hook", which])
-        .write_stdin(stdin)
-        .output()
-        .unwrap_or_else(|e| panic!("running hook: {e}"));
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    crate::util::run_hook(p, which, stdin)
 }
 
 #[test]

@@ -95,3 +95,17 @@ pub fn stdout_of(cmd: &mut Command) -> String {
     let out = cmd.assert().success().get_output().stdout.clone();
     String::from_utf8(out).unwrap_or_else(|e| panic!("utf8: {e}"))
 }
+
+/// Runs `src hook WHICH` the way Claude Code does (project in CLAUDE_PROJECT_DIR, JSON on
+/// stdin), asserts it exits 0 and returns its stdout.
+pub fn run_hook(p: &Project, which: &str, stdin: String) -> String {
+    let out = src()
+        .current_dir(p.root())
+        .env("CLAUDE_PROJECT_DIR", p.root())
+        .args(["hook", which])
+        .write_stdin(stdin)
+        .output()
+        .unwrap_or_else(|e| panic!("running hook: {e}"));
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
