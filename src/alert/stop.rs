@@ -245,6 +245,7 @@ fn options(ctx: &Ctx, deadline: Instant) -> Options {
         refresh_dependents: true,
         build_when_unusable: false,
         budget: configured.min(deadline.saturating_duration_since(Instant::now())),
+        count_ties: false,
     }
 }
 

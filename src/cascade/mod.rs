@@ -246,6 +246,7 @@ fn dependents_of(ctx: &Ctx, changed: &[String]) -> Result<Vec<Dependent>> {
             refresh_dependents: true,
             build_when_unusable: true,
             budget: std::time::Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
+            count_ties: false,
         },
     )?;
     Ok(found

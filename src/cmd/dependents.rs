@@ -233,6 +233,7 @@ fn answer(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
         refresh_dependents: false,
         build_when_unusable: false,
         budget: Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
+        count_ties: true,
     };
     let found = dependents::lookup(ctx, &[file.to_string()], opts)?;
     let conn = ctx.store.conn()?;

@@ -78,6 +78,9 @@ pub struct Options {
     pub build_when_unusable: bool,
     /// The live scan's time budget.
     pub budget: Duration,
+    /// Count the mentions no one file could be credited with, per target (a query per target:
+    /// callers that count ties their own way, or not at all, skip it).
+    pub count_ties: bool,
 }
 
 /// Where the answer came from.
@@ -201,7 +204,11 @@ pub fn lookup(ctx: &Ctx, targets: &[String], opts: Options) -> Result<Dependents
     Ok(Dependents {
         state,
         source: Source::Index,
-        unattributed: super::unattributed(&conn, &present)?,
+        unattributed: if opts.count_ties {
+            super::unattributed(&conn, &present)?
+        } else {
+            Vec::new()
+        },
         edges,
         truncated: false,
         notes: Vec::new(),

@@ -156,6 +156,7 @@ fn from_index(
         refresh_dependents: false,
         build_when_unusable: false,
         budget: Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
+        count_ties: true,
     };
     let hop1 = dependents::lookup(ctx, &analyzable, opts)?;
     lap("hop 1", &mut t);
@@ -254,6 +255,7 @@ fn from_live_scan(ctx: &Ctx, manifest: &[String], notes: &mut Vec<String>) -> Re
         refresh_dependents: false,
         build_when_unusable: false,
         budget: Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
+        count_ties: true,
     };
     let hop1 = dependents::lookup(ctx, &analyzable, opts)?;
     let mut ans = both_hops(ctx, &analyzable, hop1, opts, notes)?;
