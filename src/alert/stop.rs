@@ -228,7 +228,8 @@ fn look_up(ctx: &Ctx, paths: &[String], deadline: Instant) -> Result<Lookup> {
     if paths.is_empty() {
         return Ok(Lookup::default());
     }
-    let found = dependents::lookup(ctx, paths, options(ctx, deadline))?;
+    let conn = ctx.store.conn()?;
+    let found = dependents::lookup(ctx, &conn, paths, options(ctx, deadline))?;
     Ok(Lookup {
         paths: paths.iter().cloned().collect(),
         pairs: found.edges.into_iter().map(|e| (e.src, e.dst)).collect(),
@@ -251,7 +252,8 @@ fn options(ctx: &Ctx, deadline: Instant) -> Options {
 
 /// Without a usable index: the dependents of `paths` from a live scan bounded by the deadline.
 fn live(ctx: &Ctx, paths: &[String], deadline: Instant) -> Result<Analysis> {
-    let live = dependents::lookup(ctx, paths, options(ctx, deadline))?;
+    let conn = ctx.store.conn()?;
+    let live = dependents::lookup(ctx, &conn, paths, options(ctx, deadline))?;
     let involved: BTreeSet<&str> = paths
         .iter()
         .map(String::as_str)

@@ -238,8 +238,10 @@ pub fn record(
 /// without a usable index (never built, or built with another config) the index is built, since
 /// a cascade checks again and again.
 fn dependents_of(ctx: &Ctx, changed: &[String]) -> Result<Vec<Dependent>> {
+    let conn = ctx.store.conn()?;
     let found = crate::graph::dependents::lookup(
         ctx,
+        &conn,
         changed,
         crate::graph::dependents::Options {
             refresh_targets: true,

@@ -235,8 +235,8 @@ fn answer(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
         budget: Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
         count_ties: true,
     };
-    let found = dependents::lookup(ctx, &[file.to_string()], opts)?;
     let conn = ctx.store.conn()?;
+    let found = dependents::lookup(ctx, &conn, &[file.to_string()], opts)?;
     let root = &ctx.ws.root;
     let usable = matches!(found.state, IndexState::Fresh | IndexState::Stale(_));
     let freshness = if usable {
@@ -285,7 +285,7 @@ fn answer(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
     let mut source = found.source;
     if depth >= 2 && !srcs.is_empty() {
         let srcs_vec: Vec<String> = srcs.iter().cloned().collect();
-        let hop2 = dependents::lookup(ctx, &srcs_vec, opts)?;
+        let hop2 = dependents::lookup(ctx, &conn, &srcs_vec, opts)?;
         for n in hop2.notes {
             if !notes.contains(&n) {
                 notes.push(n);

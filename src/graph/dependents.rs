@@ -36,7 +36,7 @@ pub enum IndexState {
 impl IndexState {
     /// The state of the index as a whole (`Fresh` until files say otherwise).
     pub fn of(ctx: &Ctx, conn: &Connection) -> Result<IndexState> {
-        if !index::is_built(ctx)? {
+        if !index::is_built_on(conn)? {
             return Ok(IndexState::Absent);
         }
         let fp = crate::store::meta_get(conn, index::META_FINGERPRINT)?;
@@ -116,12 +116,17 @@ impl Dependents {
 }
 
 /// Looks up the dependents of `targets` (root-relative paths).
-pub fn lookup(ctx: &Ctx, targets: &[String], opts: Options) -> Result<Dependents> {
-    let conn = ctx.store.conn()?;
-    let mut state = IndexState::of(ctx, &conn)?;
+/// `conn` is the caller's connection (one open per command: it costs as much as the reads).
+pub fn lookup(
+    ctx: &Ctx,
+    conn: &Connection,
+    targets: &[String],
+    opts: Options,
+) -> Result<Dependents> {
+    let mut state = IndexState::of(ctx, conn)?;
     if state != IndexState::Fresh && opts.build_when_unusable {
         index::run(ctx, &index::IndexOptions::default()).context("building the index")?;
-        state = IndexState::of(ctx, &conn)?;
+        state = IndexState::of(ctx, conn)?;
     }
     if targets.is_empty() {
         // Nothing to look up: no walk, no note (the state is still said).
@@ -137,14 +142,15 @@ pub fn lookup(ctx: &Ctx, targets: &[String], opts: Options) -> Result<Dependents
     if state != IndexState::Fresh {
         return live(ctx, targets, Vec::new(), state, opts.budget);
     }
-    let before = index::freshness(ctx, targets)?;
+    // One connection for the whole lookup: opening one costs as much as the reads here.
+    let before = index::freshness_with(conn, &ctx.ws.root, targets)?;
     let gone: Vec<String> = before
         .iter()
         .filter(|(_, f)| *f == Freshness::Missing)
         .map(|(p, _)| p.clone())
         .collect();
     // A refresh drops a deleted file and its edges: read who mentioned it first.
-    let gone_edges = super::edges_into(&conn, &gone)?;
+    let gone_edges = super::edges_into(conn, &gone)?;
     let changed: Vec<String> = before
         .iter()
         .filter(|(p, f)| match f {
@@ -175,7 +181,7 @@ pub fn lookup(ctx: &Ctx, targets: &[String], opts: Options) -> Result<Dependents
         .filter(|p| !gone.contains(p))
         .cloned()
         .collect();
-    let mut edges = read(&conn, &present, &gone_edges)?;
+    let mut edges = read(conn, &present, &gone_edges)?;
     // Dependents that changed since they were read may mention the targets differently now.
     let srcs: Vec<String> = edges
         .iter()
@@ -183,7 +189,7 @@ pub fn lookup(ctx: &Ctx, targets: &[String], opts: Options) -> Result<Dependents
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    let stale: Vec<String> = index::freshness(ctx, &srcs)?
+    let stale: Vec<String> = index::freshness_with(conn, &ctx.ws.root, &srcs)?
         .into_iter()
         .filter(|(_, f)| *f != Freshness::Fresh)
         .map(|(p, _)| p)
@@ -199,13 +205,13 @@ pub fn lookup(ctx: &Ctx, targets: &[String], opts: Options) -> Result<Dependents
                 opts.budget,
             );
         }
-        edges = read(&conn, &present, &gone_edges)?;
+        edges = read(conn, &present, &gone_edges)?;
     }
     Ok(Dependents {
         state,
         source: Source::Index,
         unattributed: if opts.count_ties {
-            super::unattributed(&conn, &present)?
+            super::unattributed(conn, &present)?
         } else {
             Vec::new()
         },

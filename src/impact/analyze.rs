@@ -123,7 +123,7 @@ fn from_index(
     if IndexState::of(ctx, &conn)? != IndexState::Fresh {
         return from_live_scan(ctx, manifest, notes);
     }
-    let before = index::freshness(ctx, manifest)?;
+    let before = index::freshness_with(&conn, &ctx.ws.root, manifest)?;
     lap("freshness before", &mut t);
     let filter = crate::index::walk::PathFilter::new(&ctx.ws, &ctx.config)?;
     let (mut analyzable, mut deleted, mut unknown, mut absent) =
@@ -158,11 +158,11 @@ fn from_index(
         budget: Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
         count_ties: true,
     };
-    let hop1 = dependents::lookup(ctx, &analyzable, opts)?;
+    let hop1 = dependents::lookup(ctx, &conn, &analyzable, opts)?;
     lap("hop 1", &mut t);
     // A new file in scope that the refresh still left out (binary, too large) bears no names.
     let (analyzable, left_out): (Vec<String>, Vec<String>) = if hop1.source == Source::Index {
-        let after = index::freshness(ctx, &analyzable)?;
+        let after = index::freshness_with(&conn, &ctx.ws.root, &analyzable)?;
         let out: Vec<String> = after
             .into_iter()
             .filter(|(p, f)| *f == Freshness::Unindexed && !deleted.contains(p))
@@ -193,7 +193,7 @@ fn from_index(
             name_some(&files)
         ));
     }
-    let mut ans = both_hops(ctx, &analyzable, hop1, opts, notes)?;
+    let mut ans = both_hops(ctx, &conn, &analyzable, hop1, opts, notes)?;
     ans.truncated |= cut;
     lap("hop 2", &mut t);
     Ok(ans)
@@ -202,6 +202,7 @@ fn from_index(
 /// Hop 2 from hop 1 through the same lookup, and the assembled answer.
 fn both_hops(
     ctx: &Ctx,
+    conn: &rusqlite::Connection,
     changed: &[String],
     hop1: dependents::Dependents,
     opts: Options,
@@ -212,6 +213,7 @@ fn both_hops(
     let h1 = assemble::hop1(changed, &hop1.edges, cfg.max_direct_per_file);
     let hop2 = dependents::lookup(
         ctx,
+        conn,
         &h1.intermediates(),
         Options {
             refresh_targets: false,
@@ -257,8 +259,9 @@ fn from_live_scan(ctx: &Ctx, manifest: &[String], notes: &mut Vec<String>) -> Re
         budget: Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
         count_ties: true,
     };
-    let hop1 = dependents::lookup(ctx, &analyzable, opts)?;
-    let mut ans = both_hops(ctx, &analyzable, hop1, opts, notes)?;
+    let conn = ctx.store.conn()?;
+    let hop1 = dependents::lookup(ctx, &conn, &analyzable, opts)?;
+    let mut ans = both_hops(ctx, &conn, &analyzable, hop1, opts, notes)?;
     ans.truncated |= cut;
     Ok(ans)
 }

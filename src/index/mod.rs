@@ -238,6 +238,11 @@ fn built(conn: &Connection) -> Result<bool> {
     Ok(meta_get(conn, META_LAST_FULL)?.is_some() && meta_get(conn, META_IN_PROGRESS)?.is_none())
 }
 
+/// `is_built` on an open connection.
+pub fn is_built_on(conn: &Connection) -> Result<bool> {
+    built(conn)
+}
+
 /// Whether a full index has ever been built in this database (and none is half done).
 pub fn is_built(ctx: &Ctx) -> Result<bool> {
     let conn = ctx.store.conn()?;
