@@ -416,3 +416,81 @@ fn touching_without_change_rereads_but_keeps_the_content_date() -> Result<()> {
     );
     Ok(())
 }
+
+#[test]
+fn bytes_declaring_another_frontmatter_name_than_the_index_holds_are_stale_names() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let root = dir.path();
+    let rel = ".claude/agents/a.md";
+    std::fs::create_dir_all(root.join(".claude/agents"))?;
+    std::fs::write(root.join(rel), "---\nname: now-declared\n---\nbody\n")?;
+    let hash = blake3::hash(&std::fs::read(root.join(rel))?)
+        .to_hex()
+        .to_string();
+    let names = crate::config::Names::default();
+    let outcome = |fm: Option<&str>| -> Result<read::Outcome> {
+        // Same content as indexed (a check of a touched file): only the name can differ.
+        let w = read::Work::new(
+            1,
+            rel,
+            read::WorkKind::Check,
+            Some(hash.clone()),
+            fm.map(String::from),
+        );
+        read::read_file(root, &w, 1 << 20, &names, None, |_| Ok(Vec::new()))
+    };
+    assert!(matches!(
+        outcome(Some("now-declared"))?,
+        read::Outcome::Same { .. }
+    ));
+    for held in [Some("read-before"), None] {
+        match outcome(held)? {
+            read::Outcome::Scanned { names_stale, .. } => assert!(names_stale, "{held:?}"),
+            _ => panic!("a file whose names are stale must be written again ({held:?})"),
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn a_file_stored_with_stale_names_is_repaired_by_the_next_run() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git"))?;
+    std::fs::create_dir_all(root.join(".claude/agents"))?;
+    std::fs::write(
+        root.join(".claude/agents/a.md"),
+        "---\nname: zeta-agent\n---\nbody\n",
+    )?;
+    std::fs::write(
+        root.join(".claude/agents/b.md"),
+        "subagent_type: \"zeta-agent\" and omega-x\n",
+    )?;
+    std::fs::write(root.join(".claude/agents/omega-x.md"), "x\n")?;
+    let inc = ctx_with_db(root, "inc.db")?;
+    run(&inc, &IndexOptions::default())?;
+    // What a pass leaves when the file changed under it: the names of an earlier read, and an
+    // empty hash.
+    {
+        let conn = inc.store.conn()?;
+        conn.execute(
+            "UPDATE names SET name = 'omega-x' WHERE kind = 'frontmatter'",
+            [],
+        )?;
+        conn.execute(
+            "UPDATE files SET hash = '' WHERE path = '.claude/agents/a.md'",
+            [],
+        )?;
+    }
+    run(&inc, &IndexOptions::default())?;
+    let full = ctx_with_db(root, "full.db")?;
+    run(
+        &full,
+        &IndexOptions {
+            full: true,
+            progress: false,
+        },
+    )?;
+    assert_eq!(dump(&inc)?, dump(&full)?);
+    Ok(())
+}
