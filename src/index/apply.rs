@@ -8,7 +8,7 @@
 //! mentioning names that vanished are rescanned, names whose bearers changed are re-resolved.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{mpsc, OnceLock};
+use std::sync::{mpsc, Arc, OnceLock};
 
 use anyhow::{Context, Result};
 use rayon::prelude::*;
@@ -22,8 +22,9 @@ use crate::graph::refs::{
     decide_hinted, decide_with, Decision, Mention as RefMention, NameHint, OnDisk, Tree,
 };
 use crate::graph::resolve::Nearest;
+use crate::scan::frontmatter_of;
 use crate::scan::matcher::{candidates, for_each_candidate, Engine, FnvMap, Matcher};
-use crate::scan::names::names_of;
+use crate::scan::names::{names_with, NameKind};
 
 /// Page cache of the indexing connection, in KiB.
 const CACHE_KIB: i64 = 64 * 1024;
@@ -270,6 +271,8 @@ pub(crate) fn tree_of(root: &std::path::Path) -> Tree {
 struct EarlyBuild {
     by_position: FnvMap<String, Vec<i64>>,
     paths: Vec<String>,
+    /// The frontmatter name of each added file, by position (read here, off the writer's path).
+    frontmatter: Vec<Option<String>>,
     matcher: Matcher,
     engine: Engine,
 }
@@ -283,6 +286,8 @@ struct Run<'a> {
     report: IndexReport,
     /// Files deleted because reading showed they do not belong (binary, unreadable, gone).
     excluded: HashMap<i64, String>,
+    /// The names those files bore (read before they left: some come from their content).
+    excluded_names: HashMap<i64, Vec<String>>,
     /// Hash -> content_changed_at of files that left the index (renames keep their date).
     left: HashMap<String, String>,
     /// Full rebuild: excluded files are deleted after the pass (indexes are back by then).
@@ -312,6 +317,7 @@ pub(crate) fn apply(
         now: chrono::Utc::now().to_rfc3339(),
         report: IndexReport::default(),
         excluded: HashMap::new(),
+        excluded_names: HashMap::new(),
         left: plan.previous.clone(),
         deferred: Vec::new(),
     };
@@ -330,16 +336,50 @@ pub(crate) fn apply(
             run.left.insert(r.get(0)?, r.get(1)?);
         }
     }
-    let added_names: Vec<Vec<(String, crate::scan::names::NameKind)>> = plan
-        .added
-        .iter()
-        .map(|e| names_of(&e.path, names_cfg))
-        .collect();
+    // Names that come from content (a Markdown file's frontmatter `name:`) are known before the
+    // pass from a read of the head of each file about to be read, so that the automaton holds
+    // them and a changed name is a name delta like an added or removed file's. A full rebuild
+    // reads them on the thread that builds its automaton, while the writer writes the paths'
+    // names, and writes them after.
+    let root = &ctx.ws.root;
+    let mut added_fm: Vec<Option<String>> = if plan.full {
+        Vec::new()
+    } else {
+        plan.added
+            .par_iter()
+            .map(|e| frontmatter_of(root, &e.path, names_cfg))
+            .collect()
+    };
+    let added_names: Arc<Vec<Vec<(String, NameKind)>>> = Arc::new(
+        plan.added
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let fm = added_fm.get(i).and_then(Option::as_deref);
+                names_with(&e.path, fm, names_cfg)
+            })
+            .collect(),
+    );
+    let fm_checks = frontmatter_checks(conn, root, &plan.checks, names_cfg)?;
+    // The frontmatter name each checked file has for this pass.
+    let check_fm: HashMap<i64, Option<String>> =
+        fm_checks.iter().map(|c| (c.id, c.new.clone())).collect();
+    let fm_changes: Vec<FmCheck> = fm_checks.into_iter().filter(|c| c.old != c.new).collect();
+    let mut changed_names: Vec<String> = Vec::new();
+    for c in &fm_changes {
+        removed_names.extend(c.old.iter().cloned());
+        changed_names.extend(c.new.iter().cloned());
+    }
     let mut new_names: Vec<String> = Vec::new();
     if !plan.full {
         let mut stmt = conn.prepare_cached("SELECT 1 FROM names WHERE name = ?1 LIMIT 1")?;
         let mut seen = HashSet::new();
-        for (n, _) in added_names.iter().flatten() {
+        let arriving = added_names
+            .iter()
+            .flatten()
+            .map(|(n, _)| n)
+            .chain(&changed_names);
+        for n in arriving {
             if seen.insert(n.as_str()) && !stmt.exists([n])? {
                 new_names.push(n.clone());
             }
@@ -351,12 +391,19 @@ pub(crate) fn apply(
     let early_build = plan.full.then(|| {
         let paths: Vec<String> = plan.added.iter().map(|e| e.path.clone()).collect();
         let bytes: u64 = plan.added.iter().map(|e| e.size).sum();
-        let cfg = names_cfg.clone();
+        let all_names = Arc::clone(&added_names);
+        let (root, cfg) = (root.clone(), names_cfg.clone());
         std::thread::spawn(move || -> Result<EarlyBuild> {
+            // On this one thread: the writer has the other core, and the reads end before it.
+            let frontmatter: Vec<Option<String>> = paths
+                .iter()
+                .map(|p| frontmatter_of(&root, p, &cfg))
+                .collect();
+            debug("frontmatter read (early build)", t0);
             let mut by_name: FnvMap<String, Vec<i64>> = FnvMap::default();
-            for (i, p) in paths.iter().enumerate() {
-                for (n, _) in names_of(p, &cfg) {
-                    by_name.entry(n).or_default().push(i as i64);
+            for (i, (names, fm)) in all_names.iter().zip(&frontmatter).enumerate() {
+                for n in names.iter().map(|(n, _)| n).chain(fm) {
+                    by_name.entry(n.clone()).or_default().push(i as i64);
                 }
             }
             let engine = engine_for(bytes);
@@ -365,6 +412,7 @@ pub(crate) fn apply(
             Ok(EarlyBuild {
                 by_position: by_name,
                 paths,
+                frontmatter,
                 matcher,
                 engine,
             })
@@ -389,13 +437,16 @@ pub(crate) fn apply(
         for (id, _) in &plan.removed {
             delete_file(tx, *id)?;
         }
+        for c in &fm_changes {
+            set_frontmatter_name(tx, c)?;
+        }
         let mut ins = tx.prepare_cached(
             "INSERT INTO files(path, size, mtime_ns, hash, scanned_at, content_changed_at) \
              VALUES (?1, ?2, ?3, '', ?4, ?4)",
         )?;
         let mut ins_name =
             tx.prepare_cached("INSERT INTO names(file_id, name, kind) VALUES (?1, ?2, ?3)")?;
-        for (e, names) in plan.added.iter().zip(&added_names) {
+        for (e, names) in plan.added.iter().zip(added_names.iter()) {
             ins.execute(params![e.path, e.size as i64, e.mtime_ns, run.now])?;
             let id = tx.last_insert_rowid();
             for (n, k) in names {
@@ -408,7 +459,9 @@ pub(crate) fn apply(
         let added_max = added_names
             .iter()
             .flatten()
-            .map(|(n, _)| n.len())
+            .map(|(n, _)| n)
+            .chain(&changed_names)
+            .map(String::len)
             .max()
             .unwrap_or(0);
         let bound = if plan.full {
@@ -442,6 +495,8 @@ pub(crate) fn apply(
                     *x = added_ids[*x as usize];
                 }
             }
+            write_frontmatter_names(conn, &added_ids, &built.frontmatter)?;
+            added_fm = built.frontmatter;
             let paths = built
                 .paths
                 .into_iter()
@@ -462,8 +517,9 @@ pub(crate) fn apply(
         rescan.remove(id);
     }
     let mut work: Vec<Work> = Vec::new();
-    for (e, id) in plan.added.iter().zip(&added_ids) {
-        work.push(Work::new(*id, &e.path, WorkKind::Scan, None));
+    for (i, (e, id)) in plan.added.iter().zip(&added_ids).enumerate() {
+        let fm = added_fm.get(i).cloned().flatten();
+        work.push(Work::new(*id, &e.path, WorkKind::Scan, None, fm));
     }
     for (id, path, hash) in &plan.checks {
         // A file mentioning a vanished name is rescanned even when its content is the same.
@@ -472,7 +528,8 @@ pub(crate) fn apply(
         } else {
             WorkKind::Check
         };
-        work.push(Work::new(*id, path, kind, Some(hash.clone())));
+        let fm = check_fm.get(id).cloned().flatten();
+        work.push(Work::new(*id, path, kind, Some(hash.clone()), fm));
     }
     let indexed = if rescan.is_empty() && new_names.is_empty() {
         Vec::new()
@@ -480,14 +537,15 @@ pub(crate) fn apply(
         indexed_files(conn)?
     };
     let in_work: HashSet<i64> = work.iter().map(|w| w.id).collect();
-    for (id, path, hash) in &indexed {
+    for (id, path, hash, fm) in &indexed {
         if in_work.contains(id) {
             continue;
         }
+        let (hash, fm) = (Some(hash.clone()), fm.clone());
         if rescan.contains(id) {
-            work.push(Work::new(*id, path, WorkKind::Scan, Some(hash.clone())));
+            work.push(Work::new(*id, path, WorkKind::Scan, hash, fm));
         } else if !new_names.is_empty() {
-            work.push(Work::new(*id, path, WorkKind::Probe, Some(hash.clone())));
+            work.push(Work::new(*id, path, WorkKind::Probe, hash, fm));
         }
     }
     let probe = if new_names.is_empty() {
@@ -500,7 +558,8 @@ pub(crate) fn apply(
     let mut reresolve: HashSet<String> = HashSet::new();
     if !plan.full {
         reresolve.extend(removed_names);
-        reresolve.extend(added_names.into_iter().flatten().map(|(n, _)| n));
+        reresolve.extend(added_names.iter().flatten().map(|(n, _)| n.clone()));
+        reresolve.extend(changed_names);
     }
     let sizes: HashMap<&str, u64> = plan
         .added
@@ -569,9 +628,9 @@ pub(crate) fn apply(
         }
         // Files dropped by this pass: their names leave; rescan whoever mentioned the vanished.
         let mut dropped_names: HashSet<String> = HashSet::new();
-        for (id, path) in &run.excluded {
+        for id in run.excluded.keys() {
             if !before.contains(id) {
-                dropped_names.extend(names_of(path, names_cfg).into_iter().map(|(n, _)| n));
+                dropped_names.extend(run.excluded_names.get(id).into_iter().flatten().cloned());
             }
         }
         let gone = without_bearers(conn, dropped_names.iter())?;
@@ -582,8 +641,8 @@ pub(crate) fn apply(
         } else {
             indexed_files(conn)?
                 .into_iter()
-                .filter(|(id, _, _)| next.contains(id))
-                .map(|(id, path, hash)| Work::new(id, &path, WorkKind::Scan, Some(hash)))
+                .filter(|(id, _, _, _)| next.contains(id))
+                .map(|(id, path, hash, fm)| Work::new(id, &path, WorkKind::Scan, Some(hash), fm))
                 .collect()
         };
     }
@@ -663,6 +722,7 @@ fn max_name_len(conn: &Connection) -> Result<usize> {
 /// and a matcher over just the ones found gives the same mentions as one over all names.
 fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]) -> Result<()> {
     let max = run.ctx.config.limits.max_file_bytes;
+    let names_cfg = &run.ctx.config.names;
     let root = run.ctx.ws.root.clone();
     let max_len = max_name_len(conn)?;
     let mut outcomes = Vec::with_capacity(work.len());
@@ -674,7 +734,7 @@ fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]) -> Result
         let mut all_names: Option<foldhash::HashSet<Box<[u8]>>> = None;
         let mut name_count: Option<usize> = None;
         for w in work {
-            outcomes.push(read_file(&root, w, max, None, |bytes| {
+            outcomes.push(read_file(&root, w, max, names_cfg, None, |bytes| {
                 let floor = LOOKUPS_PER_FILE.load(std::sync::atomic::Ordering::Relaxed);
                 if all_names.is_none() && bytes.len() > floor {
                     let n = match name_count {
@@ -755,6 +815,7 @@ fn pass(
     progress: Option<&indicatif::ProgressBar>,
 ) -> Result<()> {
     let max = run.ctx.config.limits.max_file_bytes;
+    let names_cfg = &run.ctx.config.names;
     let root = &run.ctx.ws.root;
     let (tx, rx) = mpsc::sync_channel::<Result<Outcome>>(1024);
     let resolver = Resolver::new(bearers, root);
@@ -763,12 +824,13 @@ fn pass(
         s.spawn(move || {
             // Resolution happens here, beside the scan: the writer is the bottleneck.
             work.par_iter().for_each_with(tx, |tx, w| {
-                let o = read_file(root, w, max, probe, |b| Ok(found_by(matcher, b, &w.path))).map(
-                    |mut o| {
-                        resolver.resolve_outcome(&mut o);
-                        o
-                    },
-                );
+                let o = read_file(root, w, max, names_cfg, probe, |b| {
+                    Ok(found_by(matcher, b, &w.path))
+                })
+                .map(|mut o| {
+                    resolver.resolve_outcome(&mut o);
+                    o
+                });
                 let _ = tx.send(o);
             });
         });
@@ -812,6 +874,7 @@ fn write_outcome(run: &mut Run<'_>, tx: &Connection, o: Outcome) -> Result<()> {
             size,
             mtime_ns,
         } => {
+            run.excluded_names.insert(id, names_of_file(tx, id)?);
             if run.full {
                 run.deferred.push(id);
             } else {
@@ -832,6 +895,7 @@ fn write_outcome(run: &mut Run<'_>, tx: &Connection, o: Outcome) -> Result<()> {
             hash,
             old_hash,
             mentions,
+            names_stale,
             ..
         } => {
             run.report.files_read += 1;
@@ -891,7 +955,7 @@ fn write_outcome(run: &mut Run<'_>, tx: &Connection, o: Outcome) -> Result<()> {
                 id,
                 size as i64,
                 mtime_ns,
-                hash,
+                if names_stale { "" } else { hash.as_str() },
                 run.now,
                 changed_at
             ])?;
@@ -934,6 +998,102 @@ fn insert_skip(tx: &Connection, s: &super::walk::Skip) -> Result<()> {
     Ok(())
 }
 
+/// The frontmatter name of a checked (stat changed) Markdown file: the one stored, and the one
+/// its head declares now.
+struct FmCheck {
+    id: i64,
+    old: Option<String>,
+    new: Option<String>,
+}
+
+/// Reads the head of each checked Markdown file (in parallel) and compares its frontmatter name
+/// with the stored one.
+fn frontmatter_checks(
+    conn: &Connection,
+    root: &std::path::Path,
+    checks: &[(i64, String, String)],
+    cfg: &crate::config::Names,
+) -> Result<Vec<FmCheck>> {
+    let md: Vec<&(i64, String, String)> = checks
+        .iter()
+        .filter(|(_, p, _)| crate::scan::frontmatter::applies_to(p))
+        .collect();
+    if md.is_empty() {
+        return Ok(Vec::new());
+    }
+    let now: Vec<Option<String>> = md
+        .par_iter()
+        .map(|(_, p, _)| frontmatter_of(root, p, cfg))
+        .collect();
+    let mut stmt = conn.prepare_cached(
+        "SELECT name FROM names WHERE file_id = ?1 AND kind = 'frontmatter' LIMIT 1",
+    )?;
+    let mut out = Vec::with_capacity(md.len());
+    for ((id, _, _), new) in md.into_iter().zip(now) {
+        use rusqlite::OptionalExtension;
+        let old: Option<String> = stmt.query_row([id], |r| r.get(0)).optional()?;
+        out.push(FmCheck { id: *id, old, new });
+    }
+    Ok(out)
+}
+
+/// Gives a file that stays in the index another frontmatter name. The mentions resolved to it by
+/// the old name (stored only as edges) become unresolved mentions first, so they re-resolve
+/// with the name (or are rescanned when no file bears it any more).
+fn set_frontmatter_name(tx: &Connection, c: &FmCheck) -> Result<()> {
+    if let Some(old) = &c.old {
+        tx.prepare_cached(
+            "INSERT OR IGNORE INTO mentions(src_id, name, line, text, cue, via) \
+             SELECT src_id, name, line, text, cue, via FROM edges WHERE dst_id = ?1 AND name = ?2",
+        )?
+        .execute(params![c.id, old])?;
+        tx.prepare_cached("DELETE FROM edges WHERE dst_id = ?1 AND name = ?2")?
+            .execute(params![c.id, old])?;
+        tx.prepare_cached("DELETE FROM names WHERE file_id = ?1 AND name = ?2")?
+            .execute(params![c.id, old])?;
+    }
+    if let Some(new) = &c.new {
+        tx.prepare_cached("INSERT INTO names(file_id, name, kind) VALUES (?1, ?2, ?3)")?
+            .execute(params![c.id, new, NameKind::Frontmatter.as_str()])?;
+    }
+    Ok(())
+}
+
+/// The names file `id` bears now.
+fn names_of_file(tx: &Connection, id: i64) -> Result<Vec<String>> {
+    let mut stmt = tx.prepare_cached("SELECT name FROM names WHERE file_id = ?1")?;
+    let names = stmt
+        .query_map([id], |r| r.get::<_, String>(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(names)
+}
+
+type IndexedFile = (i64, String, String, Option<String>);
+
+/// A full rebuild's frontmatter names (`frontmatter[i]` of the file `ids[i]`), read while the
+/// paths' names were written; the name length bound grows with them.
+fn write_frontmatter_names(
+    conn: &mut Connection,
+    ids: &[i64],
+    frontmatter: &[Option<String>],
+) -> Result<()> {
+    crate::store::write(conn, |tx| {
+        let mut ins =
+            tx.prepare_cached("INSERT INTO names(file_id, name, kind) VALUES (?1, ?2, ?3)")?;
+        let mut longest = 0;
+        for (id, name) in ids.iter().zip(frontmatter) {
+            if let Some(n) = name {
+                ins.execute(params![id, n, NameKind::Frontmatter.as_str()])?;
+                longest = longest.max(n.len());
+            }
+        }
+        if longest > max_name_len(tx)? {
+            crate::store::meta_set(tx, META_MAX_NAME_LEN, &longest.to_string())?;
+        }
+        Ok(())
+    })
+}
+
 /// Of `names`, those no file bears any more.
 fn without_bearers<'a>(
     conn: &Connection,
@@ -961,11 +1121,14 @@ fn mention_sources(conn: &Connection, names: &[String]) -> Result<HashSet<i64>> 
     Ok(out)
 }
 
-/// `(id, path, hash)` of every indexed file.
-fn indexed_files(conn: &Connection) -> Result<Vec<(i64, String, String)>> {
-    let mut stmt = conn.prepare_cached("SELECT id, path, hash FROM files")?;
+/// `(id, path, hash, frontmatter name)` of every indexed file.
+fn indexed_files(conn: &Connection) -> Result<Vec<IndexedFile>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT f.id, f.path, f.hash, n.name FROM files f \
+         LEFT JOIN names n ON n.file_id = f.id AND n.kind = 'frontmatter'",
+    )?;
     let rows = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
         .collect::<rusqlite::Result<Vec<_>>>()
         .context("listing indexed files")?;
     Ok(rows)

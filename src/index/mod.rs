@@ -64,7 +64,8 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         "scope": config.scope,
         "names": config.names,
         "max_file_bytes": config.limits.max_file_bytes,
-        "rules": 2,
+        // 3: a Markdown file is also known by its frontmatter `name:`.
+        "rules": 3,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

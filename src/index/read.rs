@@ -9,10 +9,12 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use crate::config::Names;
 use crate::graph::refs::{never_an_edge, RefKind};
 use crate::graph::resolve::Resolution;
 use crate::scan::cue;
 use crate::scan::matcher::Matcher;
+use crate::scan::names::frontmatter_name;
 
 /// Bytes inspected for a NUL to call a file binary.
 pub const BINARY_SNIFF: usize = 8 * 1024;
@@ -33,15 +35,25 @@ pub struct Work {
     pub path: String,
     pub kind: WorkKind,
     pub old_hash: Option<String>,
+    /// The frontmatter name the index holds for the file during this pass (read from its head
+    /// before the pass, or stored): the bytes read must declare the same.
+    pub fm: Option<String>,
 }
 
 impl Work {
-    pub fn new(id: i64, path: &str, kind: WorkKind, old_hash: Option<String>) -> Work {
+    pub fn new(
+        id: i64,
+        path: &str,
+        kind: WorkKind,
+        old_hash: Option<String>,
+        fm: Option<String>,
+    ) -> Work {
         Work {
             id,
             path: path.to_string(),
             kind,
             old_hash,
+            fm,
         }
     }
 }
@@ -67,6 +79,10 @@ pub enum Outcome {
         hash: String,
         old_hash: Option<String>,
         mentions: Vec<Found>,
+        /// The bytes declare another frontmatter name than the index holds (the file changed
+        /// between the head read before the pass and this read): the names are stale, so the
+        /// file is stored with an empty hash and the next run reads it again.
+        names_stale: bool,
     },
 }
 
@@ -89,6 +105,7 @@ pub fn read_file(
     root: &Path,
     w: &Work,
     max: u64,
+    names: &Names,
     probe: Option<&Matcher>,
     scan: impl FnOnce(&[u8]) -> Result<Vec<Found>>,
 ) -> Result<Outcome> {
@@ -127,9 +144,12 @@ pub fn read_file(
     }
     let hash = blake3::hash(&bytes).to_hex().to_string();
     let same = w.old_hash.as_deref() == Some(hash.as_str());
+    let names_stale = frontmatter_name(&w.path, &bytes, names) != w.fm;
     let needs_scan = match w.kind {
         WorkKind::Scan => true,
-        WorkKind::Check | WorkKind::Probe => !same || probe.is_some_and(|p| p.any_valid(&bytes)),
+        WorkKind::Check | WorkKind::Probe => {
+            !same || names_stale || probe.is_some_and(|p| p.any_valid(&bytes))
+        }
     };
     if !needs_scan {
         return Ok(match w.kind {
@@ -149,6 +169,7 @@ pub fn read_file(
         hash,
         old_hash: w.old_hash.clone(),
         mentions: scan(&bytes)?,
+        names_stale,
     })
 }
 

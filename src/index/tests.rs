@@ -92,6 +92,7 @@ const PATHS: &[&str] = &[
     ".claude/plugins/q/commands/run.md",
     ".claude/lib/helpers_lib.py",
     ".claude/tool.py",
+    ".claude/docs/guide.mdx",
 ];
 
 const WORDS: &[&str] = &[
@@ -125,15 +126,98 @@ const WORDS: &[&str] = &[
     "helpers_lib.run()",
     "the skill",
     "https://x.io/alpha.md",
+    "zeta-agent",
+    "subagent_type: \"zeta-agent\"",
+    "omega-x",
+    "review-bot",
 ];
+
+/// Frontmatter `name:` values: new names, names other files bear by their path, a name too
+/// short to count.
+const FM_NAMES: &[&str] = &[
+    "zeta-agent",
+    "omega-x",
+    "review-bot",
+    "alpha",
+    "implementer",
+    "helpers_lib",
+    "ab",
+];
+
+/// A frontmatter block declaring `FM_NAMES[n]` in one of several spellings (some not a block).
+fn frontmatter(n: usize, form: usize) -> String {
+    let name = FM_NAMES[n];
+    match form {
+        0 => format!("---\nname: {name}\n---\n"),
+        1 => format!("---\r\ndescription: d\r\nname: \"{name}\"\r\n---\r\n"),
+        2 => format!("---\nname: '{name}' # note\ntools: Read\n...\n"),
+        // Never closed: no frontmatter.
+        _ => format!("---\nname: {name}\n"),
+    }
+}
 const SEPS: &[&str] = &[" ", "\n", ".", "/", "x", " `", "-", ". ", "\"", "` "];
 
-fn content() -> impl Strategy<Value = String> {
+fn body() -> impl Strategy<Value = String> {
     prop::collection::vec((0..WORDS.len(), 0..SEPS.len()), 0..12).prop_map(|v| {
         v.into_iter()
             .map(|(w, s)| format!("{}{}", WORDS[w], SEPS[s]))
             .collect()
     })
+}
+
+/// A head of the file: none most often, else a frontmatter block.
+fn head() -> impl Strategy<Value = Option<(usize, usize)>> {
+    prop::option::weighted(0.4, (0..FM_NAMES.len(), 0..4usize))
+}
+
+fn content() -> impl Strategy<Value = String> {
+    (head(), body()).prop_map(|(h, b)| match h {
+        Some((n, form)) => frontmatter(n, form) + &b,
+        None => b,
+    })
+}
+
+/// One of the Markdown files of `PATHS` (the files frontmatter names apply to).
+fn md_path() -> impl Strategy<Value = usize> {
+    let md: Vec<usize> = (0..PATHS.len())
+        .filter(|i| crate::scan::frontmatter::applies_to(PATHS[*i]))
+        .collect();
+    prop::sample::select(md)
+}
+
+/// A file for the frontmatter property: most often with a block, its body naming the
+/// frontmatter names (and others) more densely than `content`.
+fn fm_content() -> impl Strategy<Value = String> {
+    let words = prop::collection::vec(
+        (
+            prop_oneof![
+                3 => prop::sample::select(FM_NAMES).prop_map(str::to_string),
+                1 => prop::sample::select(WORDS).prop_map(str::to_string),
+            ],
+            prop::sample::select(SEPS),
+        ),
+        0..8,
+    );
+    (
+        prop::option::weighted(0.7, (0..FM_NAMES.len(), 0..4usize)),
+        words,
+    )
+        .prop_map(|(h, ws)| {
+            let body: String = ws.into_iter().map(|(w, s)| w + s).collect();
+            h.map_or(String::new(), |(n, form)| frontmatter(n, form)) + &body
+        })
+}
+
+/// Mostly frontmatter names set, changed and dropped on files that stay, so that names move
+/// between files while their mentions elsewhere stay put.
+fn fm_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (md_path(), prop::option::weighted(0.8, (0..FM_NAMES.len(), 0..4usize)))
+            .prop_map(|(p, h)| Op::Retitle(p, h)),
+        2 => (md_path(), fm_content()).prop_map(|(p, c)| Op::Write(p, c)),
+        1 => md_path().prop_map(Op::Delete),
+        1 => (md_path(), md_path()).prop_map(|(a, b)| Op::Rename(a, b)),
+    ]
 }
 
 #[derive(Debug, Clone)]
@@ -142,6 +226,8 @@ enum Op {
     Delete(usize),
     Rename(usize, usize),
     Binary(usize),
+    /// Replaces the frontmatter block of a file (if it exists) and keeps the rest.
+    Retitle(usize, Option<(usize, usize)>),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -150,6 +236,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (0..PATHS.len()).prop_map(Op::Delete),
         2 => (0..PATHS.len(), 0..PATHS.len()).prop_map(|(a, b)| Op::Rename(a, b)),
         1 => (0..PATHS.len()).prop_map(Op::Binary),
+        3 => (0..PATHS.len(), head()).prop_map(|(p, h)| Op::Retitle(p, h)),
     ]
 }
 
@@ -173,6 +260,23 @@ fn perform(root: &Path, op: &Op, tick: &mut u64) -> Vec<String> {
     match op {
         Op::Write(i, c) => {
             write(PATHS[*i], c.as_bytes(), tick);
+            vec![PATHS[*i].to_string()]
+        }
+        Op::Retitle(i, h) => {
+            let Ok(old) = std::fs::read_to_string(root.join(PATHS[*i])) else {
+                return vec![PATHS[*i].to_string()];
+            };
+            // Everything after the first closing fence line, if the file starts with a block.
+            let rest = old
+                .strip_prefix("---")
+                .and_then(|r| {
+                    r.find("\n---")
+                        .or_else(|| r.find("\n..."))
+                        .map(|e| &r[e + 4..])
+                })
+                .map_or(old.as_str(), |r| r.trim_start_matches(['\r', '\n']));
+            let new = h.map_or(String::new(), |(n, form)| frontmatter(n, form)) + rest;
+            write(PATHS[*i], new.as_bytes(), tick);
             vec![PATHS[*i].to_string()]
         }
         Op::Binary(i) => {
@@ -248,6 +352,17 @@ proptest! {
         apply::LOOKUPS_PER_FILE.store(if in_memory { 0 } else { usize::MAX }, std::sync::atomic::Ordering::Relaxed);
         check_sequence(&initial, &ops, by_paths).unwrap_or_else(|e| panic!("{e:#}"));
     }
+
+    #[test]
+    fn frontmatter_names_incremental_equals_full(
+        initial in prop::collection::vec((md_path(), fm_content()), 3..10),
+        ops in prop::collection::vec(fm_op(), 1..6),
+        by_paths in any::<bool>(),
+        small in any::<bool>(),
+    ) {
+        apply::SMALL_FILES.store(if small { 32 } else { 0 }, std::sync::atomic::Ordering::Relaxed);
+        check_sequence(&initial, &ops, by_paths).unwrap_or_else(|e| panic!("{e:#}"));
+    }
 }
 
 #[test]
@@ -299,5 +414,83 @@ fn touching_without_change_rereads_but_keeps_the_content_date() -> Result<()> {
         freshness(&ctx, &[".claude/a.md".into()])?[0].1,
         Freshness::Fresh
     );
+    Ok(())
+}
+
+#[test]
+fn bytes_declaring_another_frontmatter_name_than_the_index_holds_are_stale_names() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let root = dir.path();
+    let rel = ".claude/agents/a.md";
+    std::fs::create_dir_all(root.join(".claude/agents"))?;
+    std::fs::write(root.join(rel), "---\nname: now-declared\n---\nbody\n")?;
+    let hash = blake3::hash(&std::fs::read(root.join(rel))?)
+        .to_hex()
+        .to_string();
+    let names = crate::config::Names::default();
+    let outcome = |fm: Option<&str>| -> Result<read::Outcome> {
+        // Same content as indexed (a check of a touched file): only the name can differ.
+        let w = read::Work::new(
+            1,
+            rel,
+            read::WorkKind::Check,
+            Some(hash.clone()),
+            fm.map(String::from),
+        );
+        read::read_file(root, &w, 1 << 20, &names, None, |_| Ok(Vec::new()))
+    };
+    assert!(matches!(
+        outcome(Some("now-declared"))?,
+        read::Outcome::Same { .. }
+    ));
+    for held in [Some("read-before"), None] {
+        match outcome(held)? {
+            read::Outcome::Scanned { names_stale, .. } => assert!(names_stale, "{held:?}"),
+            _ => panic!("a file whose names are stale must be written again ({held:?})"),
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn a_file_stored_with_stale_names_is_repaired_by_the_next_run() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git"))?;
+    std::fs::create_dir_all(root.join(".claude/agents"))?;
+    std::fs::write(
+        root.join(".claude/agents/a.md"),
+        "---\nname: zeta-agent\n---\nbody\n",
+    )?;
+    std::fs::write(
+        root.join(".claude/agents/b.md"),
+        "subagent_type: \"zeta-agent\" and omega-x\n",
+    )?;
+    std::fs::write(root.join(".claude/agents/omega-x.md"), "x\n")?;
+    let inc = ctx_with_db(root, "inc.db")?;
+    run(&inc, &IndexOptions::default())?;
+    // What a pass leaves when the file changed under it: the names of an earlier read, and an
+    // empty hash.
+    {
+        let conn = inc.store.conn()?;
+        conn.execute(
+            "UPDATE names SET name = 'omega-x' WHERE kind = 'frontmatter'",
+            [],
+        )?;
+        conn.execute(
+            "UPDATE files SET hash = '' WHERE path = '.claude/agents/a.md'",
+            [],
+        )?;
+    }
+    run(&inc, &IndexOptions::default())?;
+    let full = ctx_with_db(root, "full.db")?;
+    run(
+        &full,
+        &IndexOptions {
+            full: true,
+            progress: false,
+        },
+    )?;
+    assert_eq!(dump(&inc)?, dump(&full)?);
     Ok(())
 }

@@ -5,10 +5,12 @@
 //! the live scan use exactly these rules, so a live answer equals what the index would say.
 
 pub mod cue;
+pub mod frontmatter;
 pub mod matcher;
 pub mod names;
 
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -35,6 +37,10 @@ pub struct LiveScan {
 /// stopping when `budget` runs out. Mentions are found with an automaton of the targets' names
 /// only, so a longer name of another file covering one of them is not seen (a rare
 /// over-report); ambiguity is resolved against every file in scope, as the index does.
+///
+/// Each file is read once: the read finds the targets' names in it and its frontmatter name
+/// (which may make it a bearer of one of them); mentions are resolved after every read, when all
+/// bearers are known.
 pub fn live_dependents(
     ws: &Workspace,
     config: &Config,
@@ -46,17 +52,62 @@ pub fn live_dependents(
     let wanted: HashSet<&str> = targets.iter().map(String::as_str).collect();
     let mut target_names: Vec<String> = Vec::new();
     for t in targets {
+        let fm = frontmatter_of(&ws.root, t, &config.names);
         target_names.extend(
-            names::names_of(t, &config.names)
+            names::names_with(t, fm.as_deref(), &config.names)
                 .into_iter()
                 .map(|(n, _)| n),
         );
     }
     let name_set: HashSet<&str> = target_names.iter().map(String::as_str).collect();
+    let matcher = Matcher::new(&target_names, Engine::Automaton)?;
+    let truncated = AtomicBool::new(false);
+    let max = config.limits.max_file_bytes;
+    // What one read of a file yields: `None` when it was not read (out of time, binary, too
+    // large, unreadable), which also means it bears no name, as in the index.
+    struct Read {
+        fm: Option<String>,
+        found: Vec<(matcher::Mention, cue::Cue)>,
+    }
+    let reads: Vec<Option<Read>> = walked
+        .entries
+        .par_iter()
+        .map(|e| {
+            if start.elapsed() > budget {
+                truncated.store(true, Ordering::Relaxed);
+                return None;
+            }
+            let bytes = match std::fs::read(ws.abs(&e.path)) {
+                Ok(b) if b.len() as u64 <= max => b,
+                _ => return None,
+            };
+            if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+                return None;
+            }
+            let langs = cue::FileLangs::of(&e.path, &bytes);
+            let data = cue::is_data(&e.path);
+            let found = matcher
+                .mentions(&bytes)
+                .into_iter()
+                .map(|m| {
+                    let c = langs.cue(&bytes, m.start, m.end, data);
+                    (m, c)
+                })
+                .collect();
+            Some(Read {
+                fm: names::frontmatter_name(&e.path, &bytes, &config.names),
+                found,
+            })
+        })
+        .collect();
     // Every bearer of a target's name, so ambiguity resolves as in the index.
     let mut bearers: HashMap<String, Vec<(i64, String)>> = HashMap::new();
-    for (i, e) in walked.entries.iter().enumerate() {
-        for (n, _) in names::names_of(&e.path, &config.names) {
+    for (i, (e, r)) in walked.entries.iter().zip(&reads).enumerate() {
+        let fm = match r {
+            Some(r) => r.fm.as_deref(),
+            None => None,
+        };
+        for (n, _) in names::names_with(&e.path, fm, &config.names) {
             if name_set.contains(n.as_str()) {
                 bearers
                     .entry(n)
@@ -65,62 +116,53 @@ pub fn live_dependents(
             }
         }
     }
-    let matcher = Matcher::new(&target_names, Engine::Automaton)?;
     let tree = crate::index::tree_of(&ws.root);
-    let truncated = AtomicBool::new(false);
-    let max = config.limits.max_file_bytes;
-    let mut edges: Vec<Edge> = walked
-        .entries
-        .par_iter()
-        .flat_map_iter(|e| {
-            if start.elapsed() > budget {
-                truncated.store(true, Ordering::Relaxed);
-                return Vec::new();
-            }
-            let bytes = match std::fs::read(ws.abs(&e.path)) {
-                Ok(b) if b.len() as u64 <= max => b,
-                _ => return Vec::new(),
+    let exists = |p: &str| crate::index::file_exists(&ws.root, p);
+    let mut edges = Vec::new();
+    for (e, r) in walked.entries.iter().zip(reads) {
+        let Some(r) = r else { continue };
+        for (m, c) in r.found {
+            let name = matcher.name(m.name);
+            let Some(bs) = bearers.get(name) else {
+                continue;
             };
-            if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
-                return Vec::new();
-            }
-            let mut out = Vec::new();
-            let langs = cue::FileLangs::of(&e.path, &bytes);
-            for m in matcher.mentions(&bytes) {
-                let name = matcher.name(m.name);
-                let Some(bs) = bearers.get(name) else {
-                    continue;
-                };
-                let cands: Vec<(i64, &str)> = bs.iter().map(|(id, p)| (*id, p.as_str())).collect();
-                let c = langs.cue(&bytes, m.start, m.end, cue::is_data(&e.path));
-                let rm = RefMention {
-                    src: &e.path,
-                    name,
-                    cue: c.bits,
-                    via: c.via.as_deref(),
-                };
-                let exists = |p: &str| crate::index::file_exists(&ws.root, p);
-                if let Decision::Edge(dst, res, kind) = decide(&rm, &cands, tree, &exists) {
-                    let dst = &walked.entries[dst as usize].path;
-                    if wanted.contains(dst.as_str()) {
-                        out.push(Edge {
-                            src: e.path.clone(),
-                            dst: dst.clone(),
-                            name: name.to_string(),
-                            line: m.line,
-                            text: m.text,
-                            resolution: res.as_str().to_string(),
-                            kind: kind.as_str().to_string(),
-                        });
-                    }
+            let cands: Vec<(i64, &str)> = bs.iter().map(|(id, p)| (*id, p.as_str())).collect();
+            let rm = RefMention {
+                src: &e.path,
+                name,
+                cue: c.bits,
+                via: c.via.as_deref(),
+            };
+            if let Decision::Edge(dst, res, kind) = decide(&rm, &cands, tree, &exists) {
+                let dst = &walked.entries[dst as usize].path;
+                if wanted.contains(dst.as_str()) {
+                    edges.push(Edge {
+                        src: e.path.clone(),
+                        dst: dst.clone(),
+                        name: name.to_string(),
+                        line: m.line,
+                        text: m.text,
+                        resolution: res.as_str().to_string(),
+                        kind: kind.as_str().to_string(),
+                    });
                 }
             }
-            out
-        })
-        .collect();
+        }
+    }
     edges.sort();
     Ok(LiveScan {
         edges,
         truncated: truncated.into_inner(),
     })
+}
+
+/// The frontmatter name of the file at root-relative `path`, from a read of its head only (none
+/// for a file that is not Markdown or cannot be read). The index reads it before its pass so
+/// that the automaton holds it.
+pub fn frontmatter_of(root: &Path, path: &str, cfg: &crate::config::Names) -> Option<String> {
+    if !frontmatter::applies_to(path) {
+        return None;
+    }
+    let head = frontmatter::read_head(&root.join(path)).ok()?;
+    names::frontmatter_name(path, &head, cfg)
 }

@@ -1,10 +1,13 @@
-//! Names: the strings by which a file can be mentioned, derived from its root-relative path.
+//! Names: the strings by which a file can be mentioned, derived from its root-relative path and,
+//! for a Markdown file, the `name:` of its frontmatter.
 //!
 //! Owns the naming rules only (no I/O, no database). Invariant: the path is always a name; a
 //! generic basename (`SKILL.md`, `mod.rs`, …) is no name by itself outside the root directory,
 //! such a file is known by `parent/basename` and its parent directory's name instead; every name
-//! appears once per file, with its most specific kind.
+//! appears once per file, with its most specific kind (a frontmatter name the path already gives
+//! adds nothing).
 
+use super::frontmatter;
 use crate::config::Names;
 
 /// How a name was derived from a path, most specific first.
@@ -15,6 +18,8 @@ pub enum NameKind {
     Basename,
     Stem,
     Parent,
+    /// The `name:` of a Markdown file's frontmatter (`scan::frontmatter`).
+    Frontmatter,
 }
 
 impl NameKind {
@@ -26,6 +31,7 @@ impl NameKind {
             NameKind::Basename => "basename",
             NameKind::Stem => "stem",
             NameKind::Parent => "parent",
+            NameKind::Frontmatter => "frontmatter",
         }
     }
 }
@@ -63,6 +69,33 @@ pub fn names_of(path: &str, cfg: &Names) -> Vec<(String, NameKind)> {
         }
     }
     out
+}
+
+/// The names of the file at `path` whose head declares `frontmatter` as its `name:`: those of
+/// the path, and the frontmatter name when it is new to them (see `frontmatter_name`).
+pub fn names_with(path: &str, frontmatter: Option<&str>, cfg: &Names) -> Vec<(String, NameKind)> {
+    let mut out = names_of(path, cfg);
+    if let Some(n) = accepted(path, frontmatter, cfg) {
+        if !out.iter().any(|(x, _)| x == n) {
+            out.push((n.to_string(), NameKind::Frontmatter));
+        }
+    }
+    out
+}
+
+/// The frontmatter name a file gets from its content (`bytes`: the whole file or at least its
+/// first `frontmatter::HEAD_BYTES`), when `names_with` adds it: a Markdown file, a plausible
+/// value, as long as a stem must be and not stoplisted, and not already a name of the path.
+pub fn frontmatter_name(path: &str, bytes: &[u8], cfg: &Names) -> Option<String> {
+    if !frontmatter::applies_to(path) {
+        return None;
+    }
+    let n = accepted(path, frontmatter::name_in(bytes), cfg)?;
+    (!names_of(path, cfg).iter().any(|(x, _)| x == n)).then(|| n.to_string())
+}
+
+fn accepted<'a>(path: &str, frontmatter: Option<&'a str>, cfg: &Names) -> Option<&'a str> {
+    frontmatter.filter(|n| frontmatter::applies_to(path) && stem_ok(n, cfg))
 }
 
 /// Whether a conventional file defines its folder as a unit that is spoken of by the folder's
@@ -168,6 +201,65 @@ mod tests {
         // occurrence refers to the file is decided by `graph::refs`.
         let n = names("x/types.py");
         assert!(n.contains(&("types".into(), "stem")), "{n:?}");
+    }
+
+    #[test]
+    fn a_frontmatter_name_is_a_name_when_new() {
+        let cfg = Names::default();
+        let agent = "plugins/incident-response/agents/debugger.md";
+        let text = b"---\nname: incident-response-debugger\n---\n";
+        assert_eq!(
+            frontmatter_name(agent, text, &cfg).as_deref(),
+            Some("incident-response-debugger")
+        );
+        let n = names_with(agent, Some("incident-response-debugger"), &cfg);
+        assert_eq!(
+            n.last(),
+            Some(&(
+                "incident-response-debugger".to_string(),
+                NameKind::Frontmatter
+            ))
+        );
+        assert_eq!(n.len(), 4, "{n:?}");
+        // The same as a path name: nothing new.
+        assert_eq!(
+            frontmatter_name(agent, b"---\nname: debugger\n---\n", &cfg),
+            None
+        );
+        assert_eq!(
+            names_with(agent, Some("debugger"), &cfg),
+            names_of(agent, &cfg)
+        );
+        let skill = "skills/postgresql/SKILL.md";
+        assert_eq!(
+            frontmatter_name(skill, b"---\nname: postgresql-table-design\n---\n", &cfg).as_deref(),
+            Some("postgresql-table-design")
+        );
+        assert_eq!(
+            frontmatter_name(skill, b"---\nname: postgresql\n---\n", &cfg),
+            None
+        );
+    }
+
+    #[test]
+    fn frontmatter_names_follow_the_stem_rules_and_markdown_only() {
+        let cfg = Names::default();
+        // Too short, stoplisted.
+        assert_eq!(
+            frontmatter_name("a/x.md", b"---\nname: ab\n---\n", &cfg),
+            None
+        );
+        assert_eq!(
+            frontmatter_name("a/x.md", b"---\nname: SKILL\n---\n", &cfg),
+            None
+        );
+        // Not Markdown: a YAML file's `name:` is data.
+        let yaml = b"---\nname: some-service\n---\n";
+        assert_eq!(frontmatter_name("a/x.yaml", yaml, &cfg), None);
+        assert_eq!(
+            names_with("a/x.yaml", Some("some-service"), &cfg),
+            names_of("a/x.yaml", &cfg)
+        );
     }
 
     #[test]

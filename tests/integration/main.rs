@@ -6,6 +6,7 @@ mod util;
 mod budget;
 mod cascade;
 mod export;
+mod fmnames;
 mod hooks;
 mod hooks_late;
 mod impact;
