@@ -79,8 +79,9 @@ pub fn entity_of(path: &str, name: &str) -> Entity {
     if md && dir.split('/').any(|c| c == "commands") {
         return Entity::Command;
     }
-    // A skill is known by its folder: `skills/<name>/SKILL.md`.
-    if base.eq_ignore_ascii_case("SKILL.md") && parent == name {
+    // A skill is known by its folder (`skills/<name>/SKILL.md`) or by its frontmatter `name:`:
+    // the only bare names a SKILL.md bears are those two.
+    if base.eq_ignore_ascii_case("SKILL.md") && (parent == name || !name.contains(['/', '.'])) {
         return Entity::Skill;
     }
     Entity::Other
@@ -369,9 +370,11 @@ fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool) -> Option<RefKind> 
     }
     let named = cue & cue::NAMED != 0;
     // Inside a skill's own folder its name means the skill.
-    let own_folder = path.rsplit_once('/').is_some_and(|(dir, _)| {
-        m.src.starts_with(dir) && m.src.as_bytes().get(dir.len()) == Some(&b'/')
-    });
+    // (By its folder's name: the rule `never_an_edge` relies on to drop plain words.)
+    let own_folder = folder_named(path, m.name)
+        && path.rsplit_once('/').is_some_and(|(dir, _)| {
+            m.src.starts_with(dir) && m.src.as_bytes().get(dir.len()) == Some(&b'/')
+        });
     let ok = match entity_of(path, m.name) {
         Entity::Agent => distinctive || is_role_noun(m.name) || named,
         Entity::Skill => distinctive || named || own_folder || cue & cue::FOLDER != 0,
@@ -720,6 +723,22 @@ mod tests {
             &b
         ))
         .is_some());
+    }
+
+    #[test]
+    fn a_skill_is_a_skill_by_its_frontmatter_name_too() {
+        assert_eq!(
+            entity_of("skills/postgresql/SKILL.md", "postgresql"),
+            Entity::Skill
+        );
+        assert_eq!(
+            entity_of("skills/postgresql/SKILL.md", "table-design"),
+            Entity::Skill
+        );
+        // A common word as a skill's declared name counts with a cue, as a folder name does.
+        let b = ["skills/x/SKILL.md"];
+        assert!(edge_to(d("a/b.md", "plan", cue::CODE, None, &b)).is_some());
+        assert_eq!(d("a/b.md", "plan", 0, None, &b), Decision::Weak);
     }
 
     #[test]
