@@ -8,7 +8,7 @@
 //! raised, only a suppression note.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Result;
 use rusqlite::Connection;
@@ -240,13 +240,15 @@ fn look_up(ctx: &Ctx, paths: &[String], deadline: Instant) -> Result<Lookup> {
 /// The stop refreshes what it looks up (its changes are new by definition); without a usable
 /// index the lookup answers by a live scan bounded by the hook's deadline.
 fn options(ctx: &Ctx, deadline: Instant) -> Options {
-    let configured = Duration::from_millis(ctx.config.limits.live_scan_budget_ms);
+    let read = Options::reading(&ctx.config);
     Options {
         refresh_targets: true,
         refresh_dependents: true,
-        build_when_unusable: false,
-        budget: configured.min(deadline.saturating_duration_since(Instant::now())),
+        budget: read
+            .budget
+            .min(deadline.saturating_duration_since(Instant::now())),
         count_ties: false,
+        ..read
     }
 }
 

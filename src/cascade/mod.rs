@@ -247,8 +247,8 @@ fn dependents_of(ctx: &Ctx, changed: &[String]) -> Result<Vec<Dependent>> {
             refresh_targets: true,
             refresh_dependents: true,
             build_when_unusable: true,
-            budget: std::time::Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
             count_ties: false,
+            ..crate::graph::dependents::Options::reading(&ctx.config)
         },
     )?;
     Ok(found

@@ -5,7 +5,6 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::Result;
 use serde::Serialize;
@@ -228,13 +227,7 @@ fn print_table(out: &mut impl Write, a: &Answer, k: usize, csv: bool) -> Result<
 fn answer(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
     // The same lookup as `impact`, the alert and the cascade; this command only reads, so it
     // refreshes nothing: a stale dependent or a changed config means a live scan.
-    let opts = Options {
-        refresh_targets: false,
-        refresh_dependents: false,
-        build_when_unusable: false,
-        budget: Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
-        count_ties: true,
-    };
+    let opts = Options::reading(&ctx.config);
     let conn = ctx.store.conn()?;
     let found = dependents::lookup(ctx, &conn, &[file.to_string()], opts)?;
     let root = &ctx.ws.root;

@@ -83,6 +83,20 @@ pub struct Options {
     pub count_ties: bool,
 }
 
+impl Options {
+    /// Read only: no refresh, no build, the configured live-scan budget, ties counted. Callers
+    /// that may write say which of that they change (`Options { refresh_targets: true, ..}`).
+    pub fn reading(config: &crate::config::Config) -> Options {
+        Options {
+            refresh_targets: false,
+            refresh_dependents: false,
+            build_when_unusable: false,
+            budget: Duration::from_millis(config.limits.live_scan_budget_ms),
+            count_ties: true,
+        }
+    }
+}
+
 /// Where the answer came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

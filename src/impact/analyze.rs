@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 
@@ -153,10 +153,7 @@ fn from_index(
     let (analyzable, cut) = cap_changed(analyzable, ctx.config.impact.max_changed_files, notes);
     let opts = Options {
         refresh_targets: true,
-        refresh_dependents: false,
-        build_when_unusable: false,
-        budget: Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
-        count_ties: true,
+        ..Options::reading(&ctx.config)
     };
     let hop1 = dependents::lookup(ctx, &conn, &analyzable, opts)?;
     lap("hop 1", &mut t);
@@ -252,13 +249,7 @@ fn from_live_scan(ctx: &Ctx, manifest: &[String], notes: &mut Vec<String>) -> Re
     }
     note_unanalysed(&unknown, &absent, notes);
     let (analyzable, cut) = cap_changed(analyzable, ctx.config.impact.max_changed_files, notes);
-    let opts = Options {
-        refresh_targets: false,
-        refresh_dependents: false,
-        build_when_unusable: false,
-        budget: Duration::from_millis(ctx.config.limits.live_scan_budget_ms),
-        count_ties: true,
-    };
+    let opts = Options::reading(&ctx.config);
     let conn = ctx.store.conn()?;
     let hop1 = dependents::lookup(ctx, &conn, &analyzable, opts)?;
     let mut ans = both_hops(ctx, &conn, &analyzable, hop1, opts, notes)?;
