@@ -15,17 +15,7 @@ const SKILL: &str = ".claude/skills/execution-code/SKILL.md";
 const WORKTREE: &str = ".claude/worktrees/agent-a274b329712cd6a13";
 const WORKTREE_BASH: &str = ".claude/worktrees/agent-a6b5178f79f367139";
 
-/// Runs git in the project; false when git is missing or fails.
-fn git(p: &Project, args: &[&str]) -> bool {
-    std::process::Command::new("git")
-        .arg("-C")
-        .arg(p.root())
-        .args(["-c", "user.email=t@example.invalid", "-c", "user.name=t"])
-        .args(args)
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
+use crate::util::git_in as git;
 
 fn files_indexed(p: &Project) -> i64 {
     count(p, "SELECT count(*) FROM files")

@@ -356,16 +356,7 @@ fn init_covers_a_plugin_layout_and_doctor_warns_when_the_scope_does_not() {
 
 #[test]
 fn tracked_files_under_an_ignored_folder_are_indexed() {
-    let git = |p: &Project, args: &[&str]| {
-        std::process::Command::new("git")
-            .arg("-C")
-            .arg(p.root())
-            .args(["-c", "user.email=t@example.invalid", "-c", "user.name=t"])
-            .args(args)
-            .output()
-            .map(|o| o.status.success())
-            .unwrap_or(false)
-    };
+    let git = crate::util::git_in;
     let p = Project::empty();
     let _ = std::fs::remove_dir_all(p.path(".git"));
     if !git(&p, &["init", "-q"]) {

@@ -109,3 +109,15 @@ pub fn run_hook(p: &Project, which: &str, stdin: String) -> String {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// Runs git in the project (with a throwaway identity); false when git is missing or fails.
+pub fn git_in(p: &Project, args: &[&str]) -> bool {
+    std::process::Command::new("git")
+        .arg("-C")
+        .arg(p.root())
+        .args(["-c", "user.email=t@example.invalid", "-c", "user.name=t"])
+        .args(args)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
