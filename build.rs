@@ -1,5 +1,7 @@
 //! Embeds every `migrations/NNNN_*.sql` and `queries/*.sql` file at compile time, so adding a
-//! migration or a canned query is adding a file: no list to keep in sync by hand.
+//! migration or a canned query is adding a file: no list to keep in sync by hand. Each engine
+//! module's own statements live in `src/<module>/statements.sql`, one `-- name: NAME` block per
+//! statement, and become `store::sql::<module>::NAME` constants (see `statements`).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -69,6 +71,100 @@ fn main() {
         let _ = writeln!(code, "    {w:?},");
     }
     code.push_str("];\n");
+    statements(&mut code);
     let out = Path::new(&env::var("OUT_DIR").unwrap_or_default()).join("embedded.rs");
     fs::write(out, code).unwrap_or_else(|e| panic!("writing embedded.rs: {e}"));
+}
+
+/// Generates `pub mod sql { pub mod <module> { pub const NAME: &str = "…"; … ALL } … ALL }` from
+/// every `src/<module>/statements.sql`. A block starts at a line `-- name: NAME` (upper snake
+/// case); the `--` lines right after it are its doc comment; the rest up to the next block is the
+/// statement. `ALL` lists them so one test can prepare each against the migrated schema.
+fn statements(code: &mut String) {
+    println!("cargo:rerun-if-changed=src");
+    let mut modules: Vec<(String, String)> = Vec::new();
+    if let Ok(entries) = fs::read_dir("src") {
+        for entry in entries.flatten() {
+            let file = entry.path().join("statements.sql");
+            if file.is_file() {
+                println!("cargo:rerun-if-changed={}", file.display());
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let text = fs::read_to_string(&file)
+                    .unwrap_or_else(|e| panic!("reading {}: {e}", file.display()));
+                modules.push((name, text));
+            }
+        }
+    }
+    modules.sort();
+    code.push_str("/// Each engine module's named statements (`src/<module>/statements.sql`).\n");
+    code.push_str("pub mod sql {\n");
+    for (module, text) in &modules {
+        let _ = writeln!(code, "    pub mod {module} {{");
+        let mut names: Vec<String> = Vec::new();
+        for (name, doc, sql) in blocks(module, text) {
+            for d in doc {
+                let _ = writeln!(code, "        /// {d}");
+            }
+            let _ = writeln!(code, "        pub const {name}: &str = {sql:?};");
+            names.push(name);
+        }
+        code.push_str("        /// Every statement of this module, by name.\n");
+        code.push_str("        #[allow(dead_code)]\n");
+        code.push_str("        pub const ALL: &[(&str, &str)] = &[\n");
+        for n in &names {
+            let _ = writeln!(code, "            ({n:?}, {n}),");
+        }
+        code.push_str("        ];\n    }\n");
+    }
+    code.push_str("    /// `(module, statements)` of every module.\n");
+    code.push_str("    #[allow(dead_code)]\n");
+    code.push_str("    pub const ALL: &[(&str, &[(&str, &str)])] = &[\n");
+    for (module, _) in &modules {
+        let _ = writeln!(code, "        ({module:?}, {module}::ALL),");
+    }
+    code.push_str("    ];\n}\n");
+}
+
+/// `(name, doc lines, sql)` of each `-- name: NAME` block; text before the first block is the
+/// file's header and belongs to no statement.
+fn blocks(module: &str, text: &str) -> Vec<(String, Vec<String>, String)> {
+    let mut out: Vec<(String, Vec<String>, String)> = Vec::new();
+    let mut in_doc = false;
+    for line in text.lines() {
+        if let Some(name) = line.trim().strip_prefix("-- name:") {
+            let name = name.trim().to_string();
+            let ok = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            if !ok {
+                panic!("src/{module}/statements.sql: `-- name: {name}` must be UPPER_SNAKE_CASE");
+            }
+            if out.iter().any(|(n, _, _)| *n == name) {
+                panic!("src/{module}/statements.sql: statement {name} is defined twice");
+            }
+            out.push((name, Vec::new(), String::new()));
+            in_doc = true;
+            continue;
+        }
+        let Some((_, doc, sql)) = out.last_mut() else {
+            continue;
+        };
+        if in_doc {
+            if let Some(d) = line.trim().strip_prefix("--") {
+                doc.push(d.trim().to_string());
+                continue;
+            }
+            in_doc = false;
+        }
+        sql.push_str(line);
+        sql.push('\n');
+    }
+    for (name, _, sql) in &mut out {
+        *sql = sql.trim().to_string();
+        if sql.is_empty() {
+            panic!("src/{module}/statements.sql: statement {name} is empty");
+        }
+    }
+    out
 }

@@ -11,6 +11,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 pub mod format;
 pub mod stop;
 
+use crate::store::sql::alert as sql;
 use format::{Analysis, Kind};
 
 /// How far a session's events and failed recorder runs have been reported.
@@ -23,16 +24,12 @@ pub struct Watermark {
 /// The watermark of `session` (zero when none was stored).
 pub fn watermark(conn: &Connection, session: &str) -> Result<Watermark> {
     Ok(conn
-        .query_row(
-            "SELECT last_event_id, last_run_id FROM alert_watermarks WHERE session_id = ?1",
-            [session],
-            |r| {
-                Ok(Watermark {
-                    event_id: r.get(0)?,
-                    run_id: r.get(1)?,
-                })
-            },
-        )
+        .query_row(sql::WATERMARK, [session], |r| {
+            Ok(Watermark {
+                event_id: r.get(0)?,
+                run_id: r.get(1)?,
+            })
+        })
         .optional()?
         .unwrap_or_default())
 }
@@ -40,12 +37,7 @@ pub fn watermark(conn: &Connection, session: &str) -> Result<Watermark> {
 /// Moves the watermark forward (never back).
 pub fn advance(tx: &Connection, session: &str, to: Watermark) -> Result<()> {
     tx.execute(
-        "INSERT INTO alert_watermarks (session_id, last_event_id, last_run_id, updated_at)
-         VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT(session_id) DO UPDATE SET
-           last_event_id = max(last_event_id, excluded.last_event_id),
-           last_run_id = max(last_run_id, excluded.last_run_id),
-           updated_at = excluded.updated_at",
+        sql::ADVANCE_WATERMARK,
         params![session, to.event_id, to.run_id, crate::events::now_ts()],
     )
     .context("moving the alert watermark")?;
@@ -54,16 +46,8 @@ pub fn advance(tx: &Connection, session: &str, to: Watermark) -> Result<()> {
 
 /// The newest event and failed-recorder-run ids of a session (what a watermark can move to).
 pub fn head(conn: &Connection, session: &str) -> Result<Watermark> {
-    let event_id = conn.query_row(
-        "SELECT coalesce(max(id), 0) FROM events WHERE session_id = ?1",
-        [session],
-        |r| r.get(0),
-    )?;
-    let run_id = conn.query_row(
-        "SELECT coalesce(max(id), 0) FROM hook_runs WHERE session_id = ?1 AND outcome = 'skipped-failed'",
-        [session],
-        |r| r.get(0),
-    )?;
+    let event_id = conn.query_row(sql::HEAD_EVENT, [session], |r| r.get(0))?;
+    let run_id = conn.query_row(sql::HEAD_FAILED_RUN, [session], |r| r.get(0))?;
     Ok(Watermark { event_id, run_id })
 }
 
@@ -77,8 +61,7 @@ pub fn save(
     analysis: &Analysis,
 ) -> Result<i64> {
     tx.execute(
-        "INSERT INTO alerts (session_id, agent_id, kind, text, changed, dependents, timed_out, created_at, unattributed)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        sql::SAVE,
         params![
             session,
             agent_id,
@@ -102,10 +85,7 @@ pub fn take_pending(conn: &mut Connection, session: &str) -> Result<Option<Strin
     crate::store::write(conn, |tx| {
         let mut rows = Vec::new();
         {
-            let mut stmt = tx.prepare(
-                "SELECT id, kind, text, changed, dependents, timed_out, unattributed FROM alerts
-                 WHERE session_id = ?1 AND delivered_at IS NULL ORDER BY id",
-            )?;
+            let mut stmt = tx.prepare(sql::PENDING)?;
             let mut q = stmt.query([session])?;
             while let Some(r) = q.next()? {
                 let id: i64 = r.get(0)?;
@@ -125,10 +105,7 @@ pub fn take_pending(conn: &mut Connection, session: &str) -> Result<Option<Strin
         }
         let now = crate::events::now_ts();
         for (id, ..) in &rows {
-            tx.execute(
-                "UPDATE alerts SET delivered_at = ?2 WHERE id = ?1",
-                params![id, now],
-            )?;
+            tx.execute(sql::MARK_DELIVERED, params![id, now])?;
         }
         Ok(Some(merged_text(&rows)))
     })

@@ -7,6 +7,7 @@
 //! moves in the transaction that stores the alert; while a cascade is active no impact alert is
 //! raised, only a suppression note.
 
+use crate::store::sql::alert as sql;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
@@ -194,10 +195,7 @@ fn changed_paths(
     after: i64,
     upto: i64,
 ) -> Result<BTreeSet<String>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT DISTINCT path FROM events
-         WHERE session_id = ?1 AND id > ?2 AND id <= ?3 AND path IS NOT NULL",
-    )?;
+    let mut stmt = conn.prepare_cached(sql::CHANGED_PATHS)?;
     let rows = stmt.query_map(rusqlite::params![session, after, upto], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
@@ -205,8 +203,7 @@ fn changed_paths(
 /// Recorder runs of the session skipped for `success: false` after run id `after`.
 fn failed_runs(conn: &Connection, session: &str, after: i64) -> Result<i64> {
     Ok(conn.query_row(
-        "SELECT count(*) FROM hook_runs
-         WHERE session_id = ?1 AND outcome = 'skipped-failed' AND id > ?2",
+        sql::FAILED_RUNS_AFTER,
         rusqlite::params![session, after],
         |r| r.get(0),
     )?)

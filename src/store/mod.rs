@@ -15,7 +15,7 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 }
-pub use embedded::{COMMON_WORDS, MIGRATIONS, QUERIES};
+pub use embedded::{sql, COMMON_WORDS, MIGRATIONS, QUERIES};
 
 /// How long a normal command waits for another writer before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -299,6 +299,30 @@ pub fn meta_set(conn: &Connection, key: &str, value: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every engine statement (`src/<module>/statements.sql`) against the latest schema, in
+    /// file order: a `CREATE_…` statement or a `…_BATCH` runs (later ones may need what it
+    /// makes; a batch cannot be prepared), every other one is prepared. A schema change that
+    /// breaks a statement fails here, not in a user's command.
+    #[test]
+    fn every_engine_statement_fits_the_latest_schema() -> Result<()> {
+        let mut conn = Connection::open_in_memory()?;
+        migrate(&mut conn, Path::new(":memory:"))?;
+        let mut count = 0;
+        for (module, statements) in sql::ALL {
+            for (name, text) in *statements {
+                let checked = if name.starts_with("CREATE_") || name.ends_with("_BATCH") {
+                    conn.execute_batch(text)
+                } else {
+                    conn.prepare(text).map(drop)
+                };
+                checked.with_context(|| format!("src/{module}/statements.sql: {name}"))?;
+                count += 1;
+            }
+        }
+        assert!(count > 0, "no statements were found");
+        Ok(())
+    }
 
     #[test]
     fn migrations_apply_and_reapply_is_a_noop() -> Result<()> {
