@@ -357,6 +357,11 @@ fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool) -> Option<RefKind> 
     if cue & cue::FOLDER != 0 && !folder_named(path, m.name) {
         return None;
     }
+    // Inside that folder, "the name directory" is where here is: it locates a neighbour
+    // ("see x.md (in writing-skills directory)"), it does not name the folder's skill.
+    if cue & cue::FOLDER != 0 && inside_folder_of(m.src, path) {
+        return None;
+    }
     // In source code a bare word is an identifier of that code.
     if cue & cue::CODE_FILE != 0 {
         return None;
@@ -371,10 +376,7 @@ fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool) -> Option<RefKind> 
     let named = cue & cue::NAMED != 0;
     // Inside a skill's own folder its name means the skill.
     // (By its folder's name: the rule `never_an_edge` relies on to drop plain words.)
-    let own_folder = folder_named(path, m.name)
-        && path.rsplit_once('/').is_some_and(|(dir, _)| {
-            m.src.starts_with(dir) && m.src.as_bytes().get(dir.len()) == Some(&b'/')
-        });
+    let own_folder = folder_named(path, m.name) && inside_folder_of(m.src, path);
     let ok = match entity_of(path, m.name) {
         Entity::Agent => distinctive || is_role_noun(m.name) || named,
         Entity::Skill => distinctive || named || own_folder || cue & cue::FOLDER != 0,
@@ -397,6 +399,13 @@ fn is_client_file(base: &str) -> bool {
     ]
     .iter()
     .any(|c| base.eq_ignore_ascii_case(c))
+}
+
+/// Whether the file `src` lies inside the folder that holds the file at `path`.
+fn inside_folder_of(src: &str, path: &str) -> bool {
+    path.rsplit_once('/').is_some_and(|(dir, _)| {
+        src.starts_with(dir) && src.as_bytes().get(dir.len()) == Some(&b'/')
+    })
 }
 
 /// Whether the file at `path` is known by its folder `name` (`skills/name/SKILL.md`).
@@ -777,6 +786,17 @@ mod tests {
         assert!(edge_to(d("skills/w/a.md", "defense-in-depth", 0, None, &f)).is_some());
         let s = ["skills/brainstorming/SKILL.md"];
         assert!(edge_to(d("x/a.md", "brainstorming", cue::FOLDER, None, &s)).is_some());
+        // From inside the folder, "the brainstorming directory" locates a neighbour.
+        assert_eq!(
+            d(
+                "skills/brainstorming/notes.md",
+                "brainstorming",
+                cue::FOLDER,
+                None,
+                &s
+            ),
+            Decision::Weak
+        );
     }
 
     #[test]

@@ -777,6 +777,12 @@ fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]) -> Result
                         }
                     }
                 }
+                // Submodule words of qualified uses are no whole names, so no candidates.
+                for word in crate::scan::mentions::chained_words(bytes, &w.path) {
+                    if exists.exists([word])? {
+                        found.push(word);
+                    }
+                }
                 Ok(found_by(
                     &Matcher::new(&found, Engine::Lookup)?,
                     bytes,

@@ -12,7 +12,6 @@ use anyhow::Result;
 use crate::config::Names;
 use crate::graph::refs::{never_an_edge, RefKind};
 use crate::graph::resolve::Resolution;
-use crate::scan::cue;
 use crate::scan::matcher::Matcher;
 use crate::scan::names::frontmatter_name;
 
@@ -173,18 +172,13 @@ pub fn read_file(
     })
 }
 
-/// The mentions of `matcher` in `bytes` of the file at `path`, with names as strings and cues.
+/// The mentions of `matcher` in `bytes` of the file at `path`, with names as strings and cues
+/// (`scan::mentions`), less those no set of bearers could make an edge (see `never_an_edge`).
 pub fn found_by(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<Found> {
-    let langs = cue::FileLangs::of(path, bytes);
-    let lang = langs.base();
-    let data = cue::is_data(path);
-    let mut found: Vec<Found> = matcher
-        .mentions(bytes)
+    crate::scan::mentions::mentions_in(matcher, bytes, path)
         .into_iter()
-        .filter_map(|m| {
-            let c = langs.cue(bytes, m.start, m.end, data);
+        .filter_map(|(m, c)| {
             let name = matcher.name(m.name);
-            // Kept only when some set of bearers could make it an edge (see `never_an_edge`).
             if never_an_edge(path, name, c.bits, c.via.as_deref()) {
                 return None;
             }
@@ -198,41 +192,5 @@ pub fn found_by(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<Found> {
                 weak: false,
             })
         })
-        .collect();
-    if lang == Some(cue::Lang::Python) {
-        qualified(matcher, bytes, &mut found);
-    }
-    found
-}
-
-/// Adds the qualified uses (`copy.deepcopy`) of the names the file's imports bind, each as a
-/// mention of the module's name with the module as its written form. The matcher finds none of
-/// them: a name followed by `.` and a letter is no whole name.
-fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<Found>) {
-    let mut seen: std::collections::HashSet<(String, u32)> =
-        found.iter().map(|f| (f.name.clone(), f.line)).collect();
-    for b in cue::python_bindings(bytes) {
-        let last = b.module.rsplit('/').next().unwrap_or(&b.module);
-        if matcher.id_of(last).is_none() {
-            continue;
-        }
-        let mut line = 1u32;
-        let mut counted = 0usize;
-        for (s, e) in cue::qualified_uses(bytes, &b.bound) {
-            line += memchr::memchr_iter(b'\n', &bytes[counted..s]).count() as u32;
-            counted = s;
-            if !seen.insert((last.to_string(), line)) {
-                continue;
-            }
-            found.push(Found {
-                name: last.to_string(),
-                line,
-                text: crate::scan::matcher::evidence_around(bytes, s, e),
-                cue: cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED,
-                via: Some(b.module.clone()),
-                to: None,
-                weak: false,
-            });
-        }
-    }
+        .collect()
 }

@@ -821,8 +821,9 @@ pub fn qualified_uses(hay: &[u8], bound: &str) -> Vec<(usize, usize)> {
         if body.starts_with(b"import ") || body.starts_with(b"from ") {
             continue;
         }
-        // A comment line is prose, not code.
-        if body.starts_with(b"#") {
+        // A comment or a string is text, not code (`sys.audit("http.client.connect")`).
+        let le = memchr::memchr(b'\n', &hay[at..]).map_or(hay.len(), |i| at + i);
+        if in_comment_or_string(&hay[ls..le], at - ls, at - ls + bound.len(), Lang::Python) {
             continue;
         }
         out.push((at, at + bound.len()));

@@ -7,6 +7,7 @@
 pub mod cue;
 pub mod frontmatter;
 pub mod matcher;
+pub mod mentions;
 pub mod names;
 
 use std::collections::{HashMap, HashSet};
@@ -34,9 +35,9 @@ pub struct LiveScan {
 }
 
 /// Scans the scope for mentions of `targets` (root-relative paths) without using the index,
-/// stopping when `budget` runs out. Mentions are found with an automaton of the targets' names
-/// only, so a longer name of another file covering one of them is not seen (a rare
-/// over-report); ambiguity is resolved against every file in scope, as the index does.
+/// stopping when `budget` runs out. Mentions are found with an automaton of every file's names
+/// (from their paths; frontmatter names only of the targets), as the index finds them;
+/// ambiguity is resolved against every file in scope, as the index does.
 ///
 /// Each file is read once: the read finds the targets' names in it and its frontmatter name
 /// (which may make it a bearer of one of them); mentions are resolved after every read, when all
@@ -60,7 +61,19 @@ pub fn live_dependents(
         );
     }
     let name_set: HashSet<&str> = target_names.iter().map(String::as_str).collect();
-    let matcher = Matcher::new(&target_names, Engine::Automaton)?;
+    // The other files' names too, as the index's matcher has them: a name's cue may depend on
+    // the names beside it (`mentions::listed_together`), and a longer name covering a target's
+    // is then seen as the index sees it. Frontmatter names, known only after the reads, are
+    // the one difference.
+    let mut all_names = target_names.clone();
+    for e in &walked.entries {
+        all_names.extend(
+            names::names_of(&e.path, &config.names)
+                .into_iter()
+                .map(|(n, _)| n),
+        );
+    }
+    let matcher = Matcher::new(&all_names, Engine::Automaton)?;
     let truncated = AtomicBool::new(false);
     let max = config.limits.max_file_bytes;
     // What one read of a file yields: `None` when it was not read (out of time, binary, too
@@ -84,16 +97,7 @@ pub fn live_dependents(
             if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
                 return None;
             }
-            let langs = cue::FileLangs::of(&e.path, &bytes);
-            let data = cue::is_data(&e.path);
-            let found = matcher
-                .mentions(&bytes)
-                .into_iter()
-                .map(|m| {
-                    let c = langs.cue(&bytes, m.start, m.end, data);
-                    (m, c)
-                })
-                .collect();
+            let found = mentions::mentions_in(&matcher, &bytes, &e.path);
             Some(Read {
                 fm: names::frontmatter_name(&e.path, &bytes, &config.names),
                 found,

@@ -90,7 +90,7 @@ fn plain_words_and_foreign_paths_stay_weak_mentions() {
     // Plain words no file could take bare are not kept at all (and are no edges: the exact
     // edge set is checked above).
     let plain = plain();
-    assert_eq!(plain.len(), 6, "{plain:?}");
+    assert_eq!(plain.len(), 7, "{plain:?}");
     let kept: Vec<_> = plain.intersection(&got).collect();
     assert!(kept.is_empty(), "kept as weak: {kept:#?}");
     // Weak mentions are no ties: `unresolved` does not list them.
@@ -302,4 +302,28 @@ fn status_calls_an_excluded_file_out_of_scope_not_missing() {
     let missing = v["missing"].as_array().map(Vec::len).unwrap_or(99);
     assert_eq!(missing, 0, "{v}");
     assert_eq!(v["recommendation"], "full-regeneration", "{v}");
+}
+
+/// The live scan (no index yet) reads a file as the index does: for every file the rules give
+/// dependents, the same `(src, line)` rows before and after indexing.
+#[test]
+fn a_live_scan_finds_what_the_index_finds() {
+    let p = Project::from_fixture("refs");
+    let (want, _) = expected();
+    let targets: BTreeSet<&String> = want.iter().map(|e| &e[1]).collect();
+    let ask = |p: &Project, t: &str| -> BTreeSet<Vec<String>> {
+        rows(
+            &stdout(p.src().args(["dependents", t, "--format", "tsv"])),
+            &["src", "line"],
+        )
+        .into_iter()
+        .collect()
+    };
+    p.src().arg("init").assert().success();
+    let live: Vec<_> = targets.iter().map(|t| ask(&p, t)).collect();
+    p.src().args(["index", "--full"]).assert().success();
+    for (t, before) in targets.iter().zip(live) {
+        assert!(!before.is_empty(), "{t}: the live scan found nothing");
+        assert_eq!(before, ask(&p, t), "{t}: live scan vs index");
+    }
 }

@@ -1,0 +1,291 @@
+//! One file's mentions with their cues: what both the index and the live scan read from a
+//! file's bytes, so that a live answer equals the index's.
+//!
+//! Owns the per-file reading of mentions (matches, qualified uses, names listed together); no
+//! I/O, no database, no decision about bearers (that is `graph::refs`). Invariant: a mention's
+//! cue depends only on the file's bytes, its path and the matcher's names.
+
+use super::cue::{self, Cue};
+use super::matcher::{evidence_around, Mention};
+use super::Matcher;
+
+/// Every mention of `matcher`'s names in `bytes` of the file at `path`, with its cue, ordered
+/// by position: the matcher's matches, then (Python) the qualified uses of imported names.
+pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention, Cue)> {
+    let langs = cue::FileLangs::of(path, bytes);
+    let data = cue::is_data(path);
+    let mut ms = matcher.mentions(bytes);
+    ms.sort_by_key(|m| (m.start, m.end));
+    let mut out: Vec<(Mention, Cue)> = ms
+        .into_iter()
+        .map(|m| {
+            let c = langs.cue(bytes, m.start, m.end, data);
+            (m, c)
+        })
+        .collect();
+    listed_together(matcher, bytes, &mut out);
+    if langs.base() == Some(cue::Lang::Python) {
+        qualified(matcher, bytes, &mut out);
+    }
+    out
+}
+
+/// A name written in a run of names joined by `,`, `and`, `or`, `/` or `&` with a distinctive
+/// one ("Brainstorming and systematic-debugging are …", "plan, review, ship-check") is a row
+/// of a list of such names: it gets the `LIST` cue. Only bare names in prose count on either
+/// side: a file name or a path says nothing of the words around it.
+fn listed_together(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]) {
+    let bare = |m: &Mention, c: &Cue| {
+        c.via.is_none()
+            && c.bits & (cue::CODE_FILE | cue::URL | cue::MIDPATH | cue::IMPORT) == 0
+            && !matcher.name(m.name).contains(['.', '/'])
+    };
+    let mut listed = vec![false; found.len()];
+    for i in 1..found.len() {
+        let (a, ca) = &found[i - 1];
+        let (b, cb) = &found[i];
+        if a.line != b.line || a.end > b.start || !bare(a, ca) || !bare(b, cb) {
+            continue;
+        }
+        if !joins(&bytes[a.end..b.start]) {
+            continue;
+        }
+        let distinct = |m: &Mention| crate::graph::refs::is_distinctive(matcher.name(m.name));
+        if distinct(b) {
+            listed[i - 1] = true;
+        }
+        if distinct(a) {
+            listed[i] = true;
+        }
+    }
+    for ((_, c), l) in found.iter_mut().zip(listed) {
+        if l {
+            c.bits |= cue::LIST;
+        }
+    }
+}
+
+/// Whether the bytes between two names join them as items of one list.
+fn joins(gap: &[u8]) -> bool {
+    let Ok(gap) = std::str::from_utf8(gap) else {
+        return false;
+    };
+    let words =
+        gap.trim_matches(|c: char| c.is_whitespace() || matches!(c, '`' | '*' | '_' | '"' | '\''));
+    let lower = words.to_ascii_lowercase();
+    matches!(
+        lower.as_str(),
+        "," | "and" | "or" | "/" | "&" | ", and" | ", or" | "+"
+    ) || matches!(
+        lower.trim_start_matches([',', ' ', '`', '*', '_', '"', '\'']),
+        "and" | "or"
+    ) && lower.starts_with(',')
+}
+
+/// Adds the qualified uses (`copy.deepcopy`) of the names the file's imports bind, each as a
+/// mention of the module's name with the module as its written form; a use through a
+/// submodule (`email.generator.BytesGenerator` after `import email`) also names the
+/// submodule (`email/generator`). The matcher finds none of them: a name followed by `.` and a
+/// letter is no whole name. A use inside a string or a comment is text, not a use.
+///
+/// A file keeps one mention of a name per line, so direct uses go first: a chain's word only
+/// names a submodule on a line with no direct use of that name (`os.stat(p)` beside
+/// `stat.S_IEXEC` is `stat`'s use, not a submodule `os/stat`).
+fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
+    // An import line's own mention counts; a bare identifier (`glob` in `glob.glob(p)`) does not.
+    let mut seen: std::collections::HashSet<(u32, u32)> = found
+        .iter()
+        .filter(|(_, c)| c.bits & cue::IMPORT != 0)
+        .map(|(m, _)| (m.name, m.line))
+        .collect();
+    let mut chained: Vec<(Mention, Cue)> = Vec::new();
+    let mention = |id: u32, line: u32, s: usize, end: usize, module: String| {
+        (
+            Mention {
+                name: id,
+                line,
+                text: evidence_around(bytes, s, end),
+                start: s,
+                end,
+            },
+            Cue {
+                bits: cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED,
+                via: Some(module),
+            },
+        )
+    };
+    for b in cue::python_bindings(bytes) {
+        let last = b.module.rsplit('/').next().unwrap_or(&b.module);
+        let top = matcher.id_of(last);
+        let mut line = 1u32;
+        let mut counted = 0usize;
+        for (s, e) in cue::qualified_uses(bytes, &b.bound) {
+            line += memchr::memchr_iter(b'\n', &bytes[counted..s]).count() as u32;
+            counted = s;
+            if let Some(id) = top {
+                if seen.insert((id, line)) {
+                    found.push(mention(id, line, s, e, b.module.clone()));
+                }
+            }
+            // Each submodule the chain names whose name some file bears: the decision keeps
+            // the ones that lead to a file (`os.path` leads to none).
+            let mut module = b.module.clone();
+            for (word, end) in chain_words(bytes, e) {
+                module = format!("{module}/{word}");
+                if let Some(id) = matcher.id_of(word) {
+                    chained.push(mention(id, line, s, end, module.clone()));
+                }
+            }
+        }
+    }
+    for (m, c) in chained {
+        if seen.insert((m.name, m.line)) {
+            found.push((m, c));
+        }
+    }
+    found.sort_by_key(|(m, _)| (m.start, m.end));
+}
+
+/// The words after a qualified use's name (`generator`, `BytesGenerator` after `email` in
+/// `email.generator.BytesGenerator`), each with where it ends.
+fn chain_words(bytes: &[u8], mut end: usize) -> Vec<(&str, usize)> {
+    let mut out = Vec::new();
+    while bytes.get(end) == Some(&b'.') {
+        let word_end = end
+            + 1
+            + bytes[end + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                .count();
+        match std::str::from_utf8(&bytes[end + 1..word_end]) {
+            Ok(word) if !word.is_empty() => out.push((word, word_end)),
+            _ => break,
+        }
+        end = word_end;
+    }
+    out
+}
+
+/// The words `mentions_in` may take as names that are no candidates of
+/// `matcher::for_each_candidate` (no whole name: followed by `.` and a letter): the words of
+/// qualified uses' chains in a Python file. A matcher built from only the names a file holds
+/// must include these to find what a matcher over all names finds.
+pub fn chained_words<'h>(bytes: &'h [u8], path: &str) -> Vec<&'h str> {
+    if cue::FileLangs::of(path, bytes).base() != Some(cue::Lang::Python) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for b in cue::python_bindings(bytes) {
+        for (_, e) in cue::qualified_uses(bytes, &b.bound) {
+            out.extend(chain_words(bytes, e).into_iter().map(|(w, _)| w));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::matcher::Engine;
+
+    /// `(name, line, cue bits, via)` of every mention of `names` in `text` of a file at `path`.
+    fn found(names: &[&str], text: &str, path: &str) -> Vec<(String, u32, u16, Option<String>)> {
+        let m = Matcher::new(names, Engine::Automaton).unwrap_or_else(|e| panic!("{e}"));
+        mentions_in(&m, text.as_bytes(), path)
+            .into_iter()
+            .map(|(x, c)| (m.name(x.name).to_string(), x.line, c.bits, c.via))
+            .collect()
+    }
+
+    fn listed(names: &[&str], text: &str, name: &str) -> bool {
+        found(names, text, "a.md")
+            .iter()
+            .any(|(n, _, bits, _)| n == name && bits & cue::LIST != 0)
+    }
+
+    #[test]
+    fn a_word_listed_with_a_distinctive_name_is_a_row_of_that_list() {
+        let names = ["brainstorming", "systematic-debugging", "plan"];
+        assert!(listed(
+            &names,
+            "Use brainstorming and systematic-debugging first.",
+            "brainstorming"
+        ));
+        assert!(listed(
+            &names,
+            "see systematic-debugging, brainstorming",
+            "brainstorming"
+        ));
+        assert!(listed(
+            &names,
+            "`brainstorming` / `systematic-debugging`",
+            "brainstorming"
+        ));
+        assert!(listed(
+            &names,
+            "systematic-debugging, or brainstorming",
+            "brainstorming"
+        ));
+        // Other words between them, or two plain words: no list of such names.
+        assert!(!listed(
+            &names,
+            "brainstorming, writing and systematic-debugging",
+            "brainstorming"
+        ));
+        assert!(!listed(&names, "brainstorming and plan", "brainstorming"));
+        assert!(!listed(
+            &names,
+            "brainstorming then systematic-debugging",
+            "brainstorming"
+        ));
+        // A file name beside it says nothing of the word.
+        let names = ["brainstorming", "systematic-debugging.md"];
+        assert!(!listed(
+            &names,
+            "brainstorming and systematic-debugging.md",
+            "brainstorming"
+        ));
+    }
+
+    #[test]
+    fn a_qualified_use_names_the_submodule_it_goes_through() {
+        let text = "import email\n\ngen = email.generator.BytesGenerator(buf)\n";
+        let got = found(&["email", "generator"], text, "mailbox.py");
+        assert!(got.contains(&(
+            "generator".into(),
+            3,
+            cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED,
+            Some("email/generator".into())
+        )));
+        assert!(got
+            .iter()
+            .any(|(n, l, _, v)| n == "email" && *l == 3 && v.as_deref() == Some("email")));
+        // `os.stat` leads to no file `os/stat`; it does not hide the use of `stat` beside it.
+        let text = "import os\nimport stat\nm = os.stat(p).st_mode | stat.S_IEXEC\nif stat.S_ISSOCK(os.stat(p).st_mode): pass\n";
+        let got = found(&["os", "stat"], text, "zipapp.py");
+        for line in [3, 4] {
+            assert!(
+                got.iter()
+                    .any(|(n, l, _, v)| n == "stat" && *l == line && v.as_deref() == Some("stat")),
+                "{got:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_qualified_name_in_a_string_or_comment_is_no_use() {
+        let text = "import http\nsys.audit(\"http.client.connect\", h)\n# http.client is used\nx = http.client.HTTPConnection\n";
+        let got = found(&["http", "client"], text, "a.py");
+        let lines: Vec<u32> = got
+            .iter()
+            .filter(|(_, _, bits, _)| bits & cue::QUALIFIED != 0)
+            .map(|(_, l, _, _)| *l)
+            .collect();
+        assert!(
+            !lines.is_empty() && lines.iter().all(|l| *l == 4),
+            "{got:?}"
+        );
+    }
+}
