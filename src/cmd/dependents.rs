@@ -242,14 +242,7 @@ fn answer(ctx: &Ctx, file: &str, depth: u8) -> Result<Answer> {
     let mut notes = Vec::new();
     match freshness {
         Freshness::Unindexed if usable => {
-            let skipped: Option<String> = {
-                use rusqlite::OptionalExtension;
-                conn.query_row("SELECT reason FROM skipped WHERE path = ?1", [file], |r| {
-                    r.get(0)
-                })
-                .optional()?
-            };
-            notes.push(match skipped {
+            notes.push(match graph::skipped_reason(&conn, file)? {
                 Some(reason) => format!("{file} is not indexed: skipped ({reason})"),
                 None if root.join(file).is_file() => format!(
                     "{file} is not indexed (new since the last scan, or out of scope): run `src index`"

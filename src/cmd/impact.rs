@@ -10,7 +10,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use rusqlite::OptionalExtension;
 
 use super::budget::Budget;
 use crate::ctx::Ctx;
@@ -175,13 +174,7 @@ fn latest_session(ctx: &Ctx, input: Input) -> Result<Input> {
     match input {
         Input::Session(s) if s == "latest" => {
             let conn = ctx.store.conn()?;
-            let id: Option<String> = conn
-                .query_row(
-                    "SELECT session_id FROM events ORDER BY id DESC LIMIT 1",
-                    [],
-                    |r| r.get(0),
-                )
-                .optional()?;
+            let id = crate::events::latest_session(&conn)?;
             match id {
                 Some(id) => Ok(Input::Session(id)),
                 None => Err(usage("--session latest: no events have been recorded yet")),

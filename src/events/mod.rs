@@ -11,6 +11,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use crate::ctx::Ctx;
+use crate::store::sql::events as sql;
 
 pub mod import;
 pub mod reconcile;
@@ -78,18 +79,12 @@ pub fn now_ts() -> String {
 pub fn insert(conn: &Connection, ev: &Event, source: Source) -> Result<bool> {
     // The unique index `events_once` makes the same tool call a no-op (it ignores NULL ids);
     // without an id (spill, import, reconcile), an identical row is the duplicate to skip.
-    let sql = if ev.tool_use_id.is_some() || source == Source::Hook {
-        "INSERT OR IGNORE INTO events
-           (session_id, tool_name, abs_path, path, agent_id, agent_type, tool_use_id, cwd, ts, source, worktree)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+    let statement = if ev.tool_use_id.is_some() || source == Source::Hook {
+        sql::INSERT_ONCE
     } else {
-        "INSERT INTO events
-           (session_id, tool_name, abs_path, path, agent_id, agent_type, tool_use_id, cwd, ts, source, worktree)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
-         WHERE NOT EXISTS (SELECT 1 FROM events WHERE session_id = ?1 AND tool_use_id IS NULL
-                           AND abs_path = ?3 AND tool_name = ?2 AND ts = ?9)"
+        sql::INSERT_UNLESS_SAME
     };
-    let n = conn.prepare_cached(sql)?.execute(params![
+    let n = conn.prepare_cached(statement)?.execute(params![
         ev.session_id,
         ev.tool_name,
         ev.abs_path,
@@ -117,19 +112,16 @@ pub struct Run<'a> {
 
 /// Appends a hook-run audit row; returns its id.
 pub fn audit(conn: &Connection, run: &Run, ts: &str) -> Result<i64> {
-    conn.prepare_cached(
-        "INSERT INTO hook_runs (event, outcome, duration_us, session_id, detail, ts)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![
-        run.event,
-        run.outcome,
-        i64::try_from(run.duration_us).unwrap_or(i64::MAX),
-        run.session_id,
-        run.detail,
-        ts
-    ])
-    .context("writing the hook-run audit")?;
+    conn.prepare_cached(sql::AUDIT)?
+        .execute(params![
+            run.event,
+            run.outcome,
+            i64::try_from(run.duration_us).unwrap_or(i64::MAX),
+            run.session_id,
+            run.detail,
+            ts
+        ])
+        .context("writing the hook-run audit")?;
     Ok(conn.last_insert_rowid())
 }
 
@@ -140,10 +132,7 @@ pub const BATCH_EVENT: &str = "PostToolBatch";
 /// session's client fires it after every batch of tool calls.
 pub fn fires_post_tool_batch(conn: &Connection, session: &str) -> Result<bool> {
     Ok(conn
-        .prepare_cached(
-            "SELECT EXISTS (SELECT 1 FROM hook_runs
-             WHERE session_id = ?1 AND event = 'deliver' AND detail = ?2)",
-        )?
+        .prepare_cached(sql::SAW_DELIVER_DETAIL)?
         .query_row(params![session, BATCH_EVENT], |r| r.get(0))?)
 }
 
@@ -154,6 +143,13 @@ pub fn ingest_spill(ctx: &Ctx) -> Result<usize> {
     }
     let mut conn = ctx.store.conn()?;
     Ok(spill::ingest(&ctx.ws, &mut conn)?.inserted)
+}
+
+/// The session of the newest recorded event, if any (`--session latest`).
+pub fn latest_session(conn: &Connection) -> Result<Option<String>> {
+    Ok(conn
+        .query_row(sql::LATEST_SESSION, [], |r| r.get(0))
+        .optional()?)
 }
 
 /// What [`prune`] removed.
@@ -171,38 +167,14 @@ pub fn prune(conn: &mut Connection, days: u32) -> Result<Pruned> {
     let cutoff = format!("-{days} days");
     crate::store::write(conn, |tx| {
         // A session is old when neither its events nor its alerts are recent.
-        tx.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS old_sessions (session_id TEXT PRIMARY KEY)",
-            [],
-        )?;
-        tx.execute("DELETE FROM old_sessions", [])?;
-        tx.execute(
-            "INSERT INTO old_sessions
-             SELECT session_id FROM (
-               SELECT session_id, max(julianday(ts)) AS last FROM events GROUP BY session_id
-               UNION ALL
-               SELECT session_id, max(julianday(created_at)) FROM alerts GROUP BY session_id)
-             GROUP BY session_id
-             HAVING max(last) < julianday('now', ?1)",
-            [&cutoff],
-        )?;
-        let events = tx.execute(
-            "DELETE FROM events WHERE session_id IN (SELECT session_id FROM old_sessions)",
-            [],
-        )?;
-        let alerts = tx.execute(
-            "DELETE FROM alerts WHERE session_id IN (SELECT session_id FROM old_sessions)",
-            [],
-        )?;
-        let watermarks = tx.execute(
-            "DELETE FROM alert_watermarks WHERE session_id IN (SELECT session_id FROM old_sessions)",
-            [],
-        )?;
-        let hook_runs = tx.execute(
-            "DELETE FROM hook_runs WHERE julianday(ts) < julianday('now', ?1)",
-            [&cutoff],
-        )?;
-        tx.execute("DELETE FROM old_sessions", [])?;
+        tx.execute(sql::CREATE_OLD_SESSIONS, [])?;
+        tx.execute(sql::CLEAR_OLD_SESSIONS, [])?;
+        tx.execute(sql::FIND_OLD_SESSIONS, [&cutoff])?;
+        let events = tx.execute(sql::PRUNE_EVENTS, [])?;
+        let alerts = tx.execute(sql::PRUNE_ALERTS, [])?;
+        let watermarks = tx.execute(sql::PRUNE_WATERMARKS, [])?;
+        let hook_runs = tx.execute(sql::PRUNE_HOOK_RUNS, [&cutoff])?;
+        tx.execute(sql::CLEAR_OLD_SESSIONS, [])?;
         Ok(Pruned {
             events,
             alerts,
@@ -221,19 +193,12 @@ pub fn last_runs(
     event: &str,
 ) -> Result<(Option<RunSummary>, Option<RunSummary>)> {
     let last = conn
-        .query_row(
-            "SELECT ts, outcome FROM hook_runs WHERE event = ?1 ORDER BY id DESC LIMIT 1",
-            [event],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
+        .query_row(sql::LAST_RUN, [event], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     let failed = conn
-        .query_row(
-            "SELECT ts, coalesce(detail, outcome) FROM hook_runs
-             WHERE event = ?1 AND outcome IN ('error', 'spilled') ORDER BY id DESC LIMIT 1",
-            [event],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
+        .query_row(sql::LAST_FAILED_RUN, [event], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
         .optional()?;
     Ok((last, failed))
 }

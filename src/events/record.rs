@@ -104,7 +104,7 @@ fn keep_wal_small(ws: &Workspace, conn: &rusqlite::Connection) {
     if std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_LIMIT) {
         // The pragma returns a row, so it must be read as a query: `execute_batch` steps it
         // once and reports an error, leaving the WAL in place and re-checkpointing every call.
-        let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+        let _ = conn.query_row(crate::store::sql::store::CHECKPOINT_TRUNCATE, [], |r| {
             r.get::<_, i64>(0)
         });
     }

@@ -13,15 +13,7 @@ use rusqlite::Connection;
 use super::{Entry, Level};
 use crate::config::Hotspot;
 use crate::graph::DisplayNames;
-
-const FILES_SQL: &str = "SELECT id, path, content_changed_at FROM files ORDER BY path";
-/// By id, unsorted: joining and sorting 10^5 rows by path text costs more than a hash lookup.
-const EDGES_SQL: &str = "SELECT src_id, dst_id, name FROM edges WHERE src_id <> dst_id";
-/// Paths edited in the `?1` sessions whose latest event is newest.
-const RECENT_SQL: &str = "WITH s AS (SELECT session_id, MAX(ts) AS last FROM events \
-     GROUP BY session_id ORDER BY last DESC, session_id DESC LIMIT ?1) \
-     SELECT DISTINCT path FROM events WHERE path IS NOT NULL \
-     AND session_id IN (SELECT session_id FROM s) ORDER BY path";
+use crate::store::sql::export as sql;
 
 /// An indexed file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,13 +40,13 @@ pub struct Graph {
 impl Graph {
     /// Reads the graph; `recent_sessions` is how many latest sessions count as "recent".
     pub fn load(conn: &Connection, recent_sessions: usize) -> Result<Graph> {
-        let rows: Vec<(i64, String, String)> = query(conn, FILES_SQL, [], |r| {
+        let rows: Vec<(i64, String, String)> = query(conn, sql::FILES, [], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })
         .context("reading indexed files")?;
         let pos: HashMap<i64, usize> = rows.iter().enumerate().map(|(i, r)| (r.0, i)).collect();
         let mut links: BTreeMap<(usize, usize), BTreeSet<String>> = BTreeMap::new();
-        let mut stmt = conn.prepare(EDGES_SQL).context("reading edges")?;
+        let mut stmt = conn.prepare(sql::EDGES).context("reading edges")?;
         let mut it = stmt.query([]).context("reading edges")?;
         while let Some(r) = it.next().context("reading edges")? {
             let (s, d): (i64, i64) = (r.get(0)?, r.get(1)?);
@@ -62,8 +54,10 @@ impl Graph {
                 links.entry((s, d)).or_default().insert(r.get(2)?);
             }
         }
-        let recent: Vec<String> = query(conn, RECENT_SQL, [recent_sessions as i64], |r| r.get(0))
-            .context("reading recent sessions")?;
+        let recent: Vec<String> = query(conn, sql::RECENT_PATHS, [recent_sessions as i64], |r| {
+            r.get(0)
+        })
+        .context("reading recent sessions")?;
         let files = rows.into_iter().map(|(_, p, c)| (p, c)).collect();
         let mut g = Graph::assemble(files, links, recent.into_iter().collect());
         g.last_full_scan = crate::store::meta_get(conn, crate::index::META_LAST_FULL)?;

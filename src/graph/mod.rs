@@ -11,8 +11,10 @@ pub mod resolve;
 use std::collections::{HashMap, HashSet};
 
 use anyhow::Result;
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
+
+use crate::store::sql::graph as sql;
 
 /// One resolved reference: `src` mentions `dst` by `name` at `line`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -27,14 +29,6 @@ pub struct Edge {
     /// The kind of reference: `path`, `file`, `name`, `import` or `use` (`graph::refs`).
     pub kind: String,
 }
-
-const EDGES_INTO: &str = "SELECT s.path, d.path, e.name, e.line, e.text, e.resolution, e.kind \
-     FROM files d JOIN edges e ON e.dst_id = d.id JOIN files s ON s.id = e.src_id \
-     WHERE d.path = ?1";
-
-const EDGES_FROM: &str = "SELECT s.path, d.path, e.name, e.line, e.text, e.resolution, e.kind \
-     FROM files s JOIN edges e ON e.src_id = s.id JOIN files d ON d.id = e.dst_id \
-     WHERE s.path = ?1";
 
 fn row_edge(r: &rusqlite::Row<'_>) -> rusqlite::Result<Edge> {
     Ok(Edge {
@@ -59,10 +53,7 @@ pub fn locate_file(conn: &Connection, root: &std::path::Path, rel: &str) -> Resu
     if abs.is_dir() {
         return Err(format!("{rel} is a directory, not a file"));
     }
-    let indexed = |p: &str| -> bool {
-        conn.query_row("SELECT 1 FROM files WHERE path = ?1", [p], |_| Ok(()))
-            .is_ok()
-    };
+    let indexed = |p: &str| -> bool { conn.query_row(sql::IS_INDEXED, [p], |_| Ok(())).is_ok() };
     if abs.is_file() || indexed(rel) {
         return Ok(rel.to_string());
     }
@@ -73,9 +64,7 @@ pub fn locate_file(conn: &Connection, root: &std::path::Path, rel: &str) -> Resu
             .replace('_', "\\_")
     );
     let hits: Vec<String> = conn
-        .prepare_cached(
-            "SELECT path FROM files WHERE path LIKE ?1 ESCAPE '\\' ORDER BY path LIMIT 11",
-        )
+        .prepare_cached(sql::PATHS_LIKE)
         .and_then(|mut st| {
             st.query_map([&suffix], |r| r.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<String>>>()
@@ -101,19 +90,19 @@ pub fn locate_file(conn: &Connection, root: &std::path::Path, rel: &str) -> Resu
     }
 }
 
-/// Mentions of a name that `file` bears which resolved to no file because several files
-/// qualified equally (ties), from files that do not bear the name themselves: what an answer
-/// about `file`'s dependents could not attribute. Weak mentions (plain words) are not counted.
-const UNATTRIBUTED: &str = "SELECT count(*) FROM names n JOIN mentions m ON m.name = n.name \
-     WHERE n.file_id = (SELECT id FROM files WHERE path = ?1) AND m.weak = 0 \
-       AND m.src_id <> n.file_id \
-       AND NOT EXISTS (SELECT 1 FROM names o WHERE o.file_id = m.src_id AND o.name = m.name)";
+/// Why the index skipped `path` (too large, binary, …), or `None` when it did not.
+pub fn skipped_reason(conn: &Connection, path: &str) -> Result<Option<String>> {
+    Ok(conn
+        .query_row(sql::SKIPPED_REASON, [path], |r| r.get(0))
+        .optional()?)
+}
 
 /// How many distinct mentions could not be attributed among all of `files` (a tie between two
-/// of them counts once).
+/// of them counts once). Mentions of a name a file bears that resolved to no file because
+/// several files qualified equally (ties), from files that do not bear the name themselves:
+/// what an answer about that file's dependents could not attribute (`UNATTRIBUTED_COUNT`).
 pub fn unattributed_distinct(conn: &Connection, files: &[String]) -> Result<u64> {
-    let sql = UNATTRIBUTED.replace("SELECT count(*)", "SELECT m.src_id, m.line, m.name");
-    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut stmt = conn.prepare_cached(sql::UNATTRIBUTED_MENTIONS)?;
     let mut seen: HashSet<(i64, i64, String)> = HashSet::new();
     for f in files {
         for r in stmt.query_map([f], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
@@ -123,10 +112,10 @@ pub fn unattributed_distinct(conn: &Connection, files: &[String]) -> Result<u64>
     Ok(seen.len() as u64)
 }
 
-/// How many mentions of each of `files` could not be attributed (see `UNATTRIBUTED`); files
-/// with none are left out.
+/// How many mentions of each of `files` could not be attributed (see `unattributed_distinct`);
+/// files with none are left out.
 pub fn unattributed(conn: &Connection, files: &[String]) -> Result<Vec<(String, u64)>> {
-    let mut stmt = conn.prepare_cached(UNATTRIBUTED)?;
+    let mut stmt = conn.prepare_cached(sql::UNATTRIBUTED_COUNT)?;
     let mut out = Vec::new();
     for f in files {
         let n: i64 = stmt.query_row([f], |r| r.get(0))?;
@@ -156,7 +145,7 @@ pub fn name_some(items: &[String]) -> String {
 
 /// Every edge whose `dst` is one of `dsts` (root-relative paths), sorted by (dst, src, line).
 pub fn edges_into(conn: &Connection, dsts: &[String]) -> Result<Vec<Edge>> {
-    let mut stmt = conn.prepare_cached(EDGES_INTO)?;
+    let mut stmt = conn.prepare_cached(sql::EDGES_INTO)?;
     let mut out = Vec::new();
     for d in dsts {
         for e in stmt.query_map([d], row_edge)? {
@@ -172,10 +161,7 @@ pub fn edges_into(conn: &Connection, dsts: &[String]) -> Result<Vec<Edge>> {
 /// the `edges_by_dst` index answers without reading the edge rows and their text, which for a
 /// much-mentioned file is most of `edges_into`'s cost.
 pub fn referrers_of(conn: &Connection, dsts: &[String]) -> Result<Vec<(String, String)>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT s.path FROM files s WHERE s.id IN \
-         (SELECT e.src_id FROM edges e WHERE e.dst_id = (SELECT id FROM files WHERE path = ?1))",
-    )?;
+    let mut stmt = conn.prepare_cached(sql::REFERRERS)?;
     let mut out = Vec::new();
     for d in dsts {
         for src in stmt.query_map([d], |r| r.get::<_, String>(0))? {
@@ -189,7 +175,7 @@ pub fn referrers_of(conn: &Connection, dsts: &[String]) -> Result<Vec<(String, S
 
 /// Every edge whose `src` is `src`, sorted by (dst, line).
 pub fn edges_from(conn: &Connection, src: &str) -> Result<Vec<Edge>> {
-    let mut stmt = conn.prepare_cached(EDGES_FROM)?;
+    let mut stmt = conn.prepare_cached(sql::EDGES_FROM)?;
     let mut out = stmt
         .query_map([src], row_edge)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -237,7 +223,7 @@ impl DisplayNames {
         for p in &wanted {
             groups.entry(basename(p)).or_default().push(p.to_string());
         }
-        let mut stmt = conn.prepare_cached("SELECT path FROM files")?;
+        let mut stmt = conn.prepare_cached(sql::ALL_PATHS)?;
         let mut rows = stmt.query([])?;
         while let Some(row) = rows.next()? {
             // Borrowed: only the rivals are copied out of SQLite.

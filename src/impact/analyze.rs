@@ -294,9 +294,7 @@ fn input_paths(ctx: &Ctx, input: &Input, warnings: &mut Vec<String>) -> Result<V
         Input::Files(p) | Input::Stdin(p) => Ok(p.clone()),
         Input::Session(id) => {
             let conn = ctx.store.conn()?;
-            let mut stmt = conn.prepare_cached(
-                "SELECT DISTINCT abs_path FROM events WHERE session_id = ?1 ORDER BY abs_path",
-            )?;
+            let mut stmt = conn.prepare_cached(crate::store::sql::impact::SESSION_PATHS)?;
             let paths = stmt
                 .query_map([id], |r| r.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<String>>>()

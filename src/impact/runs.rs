@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension};
 
 use super::{render, ImpactL1};
+use crate::store::sql::impact as sql;
 
 /// A run as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,8 +31,7 @@ pub fn save(
     crate::store::write(conn, |tx| {
         // The id is only known after the insert; the row is completed in the same transaction.
         tx.execute(
-            "INSERT INTO impact_runs(created_at, session, input_kind, status, confidence, l1, l2) \
-             VALUES (?1, ?2, ?3, ?4, ?5, '{}', '')",
+            sql::INSERT_RUN,
             rusqlite::params![created_at, session, input_kind, l1.status, l1.confidence],
         )
         .context("storing the impact run")?;
@@ -39,11 +39,8 @@ pub fn save(
         l1.impact_id = Some(id);
         let l2 = render::l2(&l1);
         let json = serde_json::to_string(&l1).context("encoding the L1 as JSON")?;
-        tx.execute(
-            "UPDATE impact_runs SET l1 = ?1, l2 = ?2 WHERE id = ?3",
-            rusqlite::params![json, l2, id],
-        )
-        .context("storing the impact run")?;
+        tx.execute(sql::COMPLETE_RUN, rusqlite::params![json, l2, id])
+            .context("storing the impact run")?;
         Ok(StoredRun {
             id,
             created_at: created_at.clone(),
@@ -58,19 +55,15 @@ pub fn save(
 /// The run with this id, if any.
 pub fn load(conn: &Connection, id: i64) -> Result<Option<StoredRun>> {
     let row = conn
-        .query_row(
-            "SELECT created_at, session, input_kind, l1, l2 FROM impact_runs WHERE id = ?1",
-            [id],
-            |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, Option<String>>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, String>(4)?,
-                ))
-            },
-        )
+        .query_row(sql::LOAD_RUN, [id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+            ))
+        })
         .optional()
         .with_context(|| format!("reading impact run {id}"))?;
     let Some((created_at, session, input_kind, json, l2)) = row else {

@@ -19,8 +19,9 @@ pub use format::{sink, Collected, Format, Sink};
 /// 100 MB database spend more time in `read` syscalls than in SQL otherwise), a larger page
 /// cache, and sorts in memory. All per-connection; nothing on disk changes.
 pub fn tune_for_reads(conn: &rusqlite::Connection) -> anyhow::Result<()> {
-    let _mmap: i64 = conn.query_row("PRAGMA mmap_size = 268435456", [], |r| r.get(0))?;
-    conn.execute_batch("PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY")?;
+    let _mmap: i64 = conn.pragma_update_and_check(None, "mmap_size", 268_435_456, |r| r.get(0))?;
+    conn.pragma_update(None, "cache_size", -32768)?;
+    conn.pragma_update(None, "temp_store", "MEMORY")?;
     Ok(())
 }
 

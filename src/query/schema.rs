@@ -78,12 +78,7 @@ pub fn objects() -> Result<Vec<SchemaObject>> {
     let mut conn = Connection::open_in_memory()?;
     store::migrate(&mut conn, Path::new(":memory:"))?;
     let comments = comments();
-    let mut stmt = conn.prepare(
-        "SELECT type, name, tbl_name, sql FROM sqlite_master
-         WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
-         ORDER BY CASE type WHEN 'view' THEN 1 ELSE 0 END, tbl_name,
-                  CASE type WHEN 'table' THEN 0 ELSE 1 END, name",
-    )?;
+    let mut stmt = conn.prepare(store::sql::query::SCHEMA_OBJECTS)?;
     let rows = stmt.query_map([], |r| {
         Ok(SchemaObject {
             kind: r.get(0)?,

@@ -1,0 +1,53 @@
+-- Statements of the graph module (`graph/mod.rs`): reads of `files`, `edges`, `names`,
+-- `mentions` and `skipped` for other modules; the graph never writes. Each becomes
+-- `store::sql::graph::NAME`; a test prepares every one against the latest schema.
+
+-- name: EDGES_INTO
+-- Every edge into the file at path ?1: (src, dst, name, line, text, resolution, kind).
+SELECT s.path, d.path, e.name, e.line, e.text, e.resolution, e.kind
+FROM files d JOIN edges e ON e.dst_id = d.id JOIN files s ON s.id = e.src_id
+WHERE d.path = ?1
+
+-- name: EDGES_FROM
+-- Every edge out of the file at path ?1, columns as EDGES_INTO.
+SELECT s.path, d.path, e.name, e.line, e.text, e.resolution, e.kind
+FROM files s JOIN edges e ON e.src_id = s.id JOIN files d ON d.id = e.dst_id
+WHERE s.path = ?1
+
+-- name: REFERRERS
+-- The paths of the files that mention the file at path ?1. No evidence: the `edges_by_dst`
+-- index answers without reading the edge rows and their text.
+SELECT s.path FROM files s WHERE s.id IN
+  (SELECT e.src_id FROM edges e WHERE e.dst_id = (SELECT id FROM files WHERE path = ?1))
+
+-- name: IS_INDEXED
+-- A row when path ?1 is indexed.
+SELECT 1 FROM files WHERE path = ?1
+
+-- name: PATHS_LIKE
+-- Up to 11 indexed paths matching the LIKE pattern ?1 (escape character `\`), sorted.
+SELECT path FROM files WHERE path LIKE ?1 ESCAPE '\' ORDER BY path LIMIT 11
+
+-- name: ALL_PATHS
+-- Every indexed path, unsorted.
+SELECT path FROM files
+
+-- name: SKIPPED_REASON
+-- Why the index skipped path ?1 (no row when it did not).
+SELECT reason FROM skipped WHERE path = ?1
+
+-- name: UNATTRIBUTED_COUNT
+-- Mentions of a name that the file at path ?1 bears which resolved to no file because several
+-- files qualified equally (ties), from files that do not bear the name themselves. Weak
+-- mentions (plain words) are not counted. UNATTRIBUTED_MENTIONS lists the same rows.
+SELECT count(*) FROM names n JOIN mentions m ON m.name = n.name
+WHERE n.file_id = (SELECT id FROM files WHERE path = ?1) AND m.weak = 0
+  AND m.src_id <> n.file_id
+  AND NOT EXISTS (SELECT 1 FROM names o WHERE o.file_id = m.src_id AND o.name = m.name)
+
+-- name: UNATTRIBUTED_MENTIONS
+-- The mentions UNATTRIBUTED_COUNT counts, as (src_id, line, name).
+SELECT m.src_id, m.line, m.name FROM names n JOIN mentions m ON m.name = n.name
+WHERE n.file_id = (SELECT id FROM files WHERE path = ?1) AND m.weak = 0
+  AND m.src_id <> n.file_id
+  AND NOT EXISTS (SELECT 1 FROM names o WHERE o.file_id = m.src_id AND o.name = m.name)
