@@ -11,7 +11,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::plan::group_by_proximity;
+use super::group::group_by_proximity;
 
 /// The seed's cap on iterations (boundary 5, invariant I8). Not configurable.
 pub const MAX_ITERATIONS: u32 = 3;

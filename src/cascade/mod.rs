@@ -9,6 +9,7 @@
 //! through `machine::Cascade::transition`, and the stored state is always a whole, consistent one.
 
 pub mod converge;
+pub mod group;
 pub mod machine;
 pub mod plan;
 pub mod report;
