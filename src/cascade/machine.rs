@@ -11,14 +11,15 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::plan::group_by_proximity;
+use super::group::group_by_proximity;
 
 /// The seed's cap on iterations (boundary 5, invariant I8). Not configurable.
 pub const MAX_ITERATIONS: u32 = 3;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum State {
     /// Not started yet (never persisted).
+    #[default]
     New,
     /// Waiting for the implementers of `iteration`, then for `check`.
     Active {
@@ -107,7 +108,7 @@ pub struct Reason {
     pub evidence: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Target {
     pub file: String,
     /// 1 or 2: which implementer group it belongs to.
@@ -117,7 +118,8 @@ pub struct Target {
     pub reasons: Vec<Reason>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Status {
     Complete,
     Failed,
@@ -141,7 +143,7 @@ impl Status {
 }
 
 /// An outcome recorded explicitly (`src cascade record`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     pub file: String,
     pub status: Status,
@@ -149,7 +151,7 @@ pub struct Outcome {
 }
 
 /// One entry of an iteration's log, frozen by the convergence check.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Change {
     pub file: String,
     pub status: Status,
@@ -160,7 +162,8 @@ pub struct Change {
     pub edited: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Iteration {
     pub number: u32,
     /// Largest events.id when the iteration began; later events belong to it.
@@ -219,7 +222,7 @@ impl Iteration {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Warning {
     /// 0 for warnings raised at start.
     pub iteration: u32,
@@ -278,8 +281,14 @@ pub enum CheckResult {
 
 /// The whole cascade: state plus the seed's state items (iteration_count is in `state` and
 /// `iterations`, all_updated_files is `updated`, iteration_log is `iterations`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Stored by `store` as JSON (serde); `state` has columns of its own. Unknown fields
+/// are ignored and missing ones take their default, so a field added later (with a default)
+/// still loads older rows; a change older binaries would misread bumps `store::STATE_VERSION`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Cascade {
+    #[serde(skip)]
     pub state: State,
     pub original: BTreeSet<String>,
     pub updated: BTreeSet<String>,

@@ -9,6 +9,7 @@
 //! through `machine::Cascade::transition`, and the stored state is always a whole, consistent one.
 
 pub mod converge;
+pub mod group;
 pub mod machine;
 pub mod plan;
 pub mod report;
@@ -21,6 +22,7 @@ use rusqlite::{params, Connection};
 
 use crate::ctx::Ctx;
 use crate::error::usage;
+use crate::store::sql::cascade as sql;
 use crate::workspace::Located;
 use machine::{Cascade, CheckResult, Dependent, Edit, Observation, Outcome, Reason, Status};
 pub use store::{Meta, Selector};
@@ -66,7 +68,9 @@ fn now() -> String {
 }
 
 fn max_event_id(conn: &Connection) -> Result<i64> {
-    Ok(conn.query_row("SELECT coalesce(max(id), 0) FROM events", [], |r| r.get(0))?)
+    Ok(conn
+        .prepare_cached(sql::MAX_EVENT_ID)?
+        .query_row([], |r| r.get(0))?)
 }
 
 /// Edits recorded in `session` (every session when `None`) with `after < id <= upto`.
@@ -76,10 +80,7 @@ fn edits_between(
     after: i64,
     upto: i64,
 ) -> Result<Vec<Edit>> {
-    let mut stmt = conn.prepare(
-        "SELECT path, agent_type, agent_id FROM events \
-         WHERE id > ?1 AND id <= ?2 AND path IS NOT NULL AND (?3 IS NULL OR session_id = ?3) ORDER BY id",
-    )?;
+    let mut stmt = conn.prepare_cached(sql::EDITS_BETWEEN)?;
     let rows = stmt.query_map(params![after, upto, session], |r| {
         let kind: Option<String> = r.get(1)?;
         let id: Option<String> = r.get(2)?;

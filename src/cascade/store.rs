@@ -1,15 +1,22 @@
-//! Persistence of a cascade in the tables of migration 0005, and choosing which cascade a
-//! command acts on.
+//! Persistence of a cascade as one row of `cascades` (migration 0011), and choosing which
+//! cascade a command acts on.
 //!
-//! Owns the mapping between [`Cascade`] and rows; not the rules (that is `machine`). Invariant:
-//! `save` writes the whole state of one cascade inside the caller's transaction, so a process
-//! that loads it afterwards sees exactly what the saver had (outcomes keep their first
-//! `recorded_at`, iterations their `started_at`).
+//! Owns the row: the columns statements filter on (`state`, `iteration`, the session) and the
+//! rest of the [`Cascade`] as one serde JSON document in `doc`; not the rules (that is
+//! `machine`). Invariant: `save` writes the whole state of one cascade inside the caller's
+//! transaction, so a process that loads it afterwards sees exactly what the saver had.
 
 use anyhow::{Context, Result};
 use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
 
-use super::machine::{Cascade, Change, Iteration, Outcome, Reason, State, Status, Target, Warning};
+use super::machine::{Cascade, State};
+use crate::store::sql::cascade as sql;
+
+/// Layout version of the `doc` JSON, stored in it as `v`. A field added with a serde default
+/// keeps it (older rows load, older binaries ignore the field); a change an older binary would
+/// misread bumps it, and such a binary then refuses the row instead of misreading it.
+pub const STATE_VERSION: u32 = 1;
 
 /// The row facts of a cascade that the state machine does not need.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +39,27 @@ pub enum Selector {
     Latest,
 }
 
+/// The `doc` as written.
+#[derive(Serialize)]
+struct Stored<'a> {
+    v: u32,
+    #[serde(flatten)]
+    cascade: &'a Cascade,
+}
+
+/// The `doc` as read: one without `v` is version 1.
+#[derive(Deserialize)]
+struct Loaded {
+    #[serde(default = "first_version")]
+    v: u32,
+    #[serde(flatten)]
+    cascade: Cascade,
+}
+
+fn first_version() -> u32 {
+    1
+}
+
 fn now() -> String {
     chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
 }
@@ -39,12 +67,10 @@ fn now() -> String {
 /// The active cascade that applies to `session`: its own, else an unbound one.
 pub fn active_for_session(conn: &Connection, session: &str) -> Result<Option<(i64, u32)>> {
     let row = conn
-        .query_row(
-            "SELECT id, iteration FROM cascades WHERE state = 'active' \
-             AND (session_id = ?1 OR session_id IS NULL) ORDER BY session_id IS NULL, id DESC LIMIT 1",
-            [session],
-            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, u32>(1)?)),
-        )
+        .prepare_cached(sql::ACTIVE_FOR_SESSION)?
+        .query_row([session], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, u32>(1)?))
+        })
         .optional()
         .context("looking up the active cascade")?;
     Ok(row)
@@ -54,49 +80,34 @@ pub fn active_for_session(conn: &Connection, session: &str) -> Result<Option<(i6
 /// one-active-per-session rule.
 pub fn active_with_binding(conn: &Connection, session: Option<&str>) -> Result<Option<i64>> {
     Ok(conn
-        .query_row(
-            "SELECT id FROM cascades WHERE state = 'active' AND coalesce(session_id, '') = coalesce(?1, '')",
-            [session],
-            |r| r.get(0),
-        )
+        .prepare_cached(sql::ACTIVE_WITH_BINDING)?
+        .query_row([session], |r| r.get(0))
         .optional()?)
+}
+
+fn one_id(conn: &Connection, statement: &str, param: impl rusqlite::Params) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached(statement)?
+        .query_row(param, |r| r.get::<_, Option<i64>>(0))
+        .optional()?
+        .flatten())
 }
 
 /// The cascade a command acts on. `active_only`: record/check/abort; otherwise (status) a
 /// finished cascade may be chosen too.
 pub fn select(conn: &Connection, sel: &Selector, active_only: bool) -> Result<Option<i64>> {
     let id = match sel {
-        Selector::Cascade(id) => conn
-            .query_row("SELECT id FROM cascades WHERE id = ?1", [id], |r| r.get(0))
-            .optional()?,
+        Selector::Cascade(id) => one_id(conn, sql::EXISTS, [id])?,
         Selector::Session(s) => match active_for_session(conn, s)? {
             Some((id, _)) => Some(id),
             None if active_only => None,
-            None => conn
-                .query_row(
-                    "SELECT id FROM cascades WHERE session_id = ?1 ORDER BY id DESC LIMIT 1",
-                    [s],
-                    |r| r.get(0),
-                )
-                .optional()?,
+            None => one_id(conn, sql::LATEST_IN_SESSION, [s])?,
         },
-        Selector::Latest => {
-            let active = conn
-                .query_row(
-                    "SELECT id FROM cascades WHERE state = 'active' ORDER BY id DESC LIMIT 1",
-                    [],
-                    |r| r.get(0),
-                )
-                .optional()?;
-            match active {
-                Some(id) => Some(id),
-                None if active_only => None,
-                None => conn
-                    .query_row("SELECT max(id) FROM cascades", [], |r| r.get(0))
-                    .optional()?
-                    .flatten(),
-            }
-        }
+        Selector::Latest => match one_id(conn, sql::LATEST_ACTIVE, [])? {
+            Some(id) => Some(id),
+            None if active_only => None,
+            None => one_id(conn, sql::LATEST, [])?,
+        },
     };
     Ok(id)
 }
@@ -109,263 +120,79 @@ fn state_row(state: State) -> Result<(&'static str, u32)> {
     }
 }
 
+fn to_json(c: &Cascade) -> Result<String> {
+    serde_json::to_string(&Stored {
+        v: STATE_VERSION,
+        cascade: c,
+    })
+    .context("serialising the cascade")
+}
+
 /// Inserts a new cascade row and its state; returns its id.
 pub fn insert(tx: &Connection, meta: &Meta, c: &Cascade) -> Result<i64> {
     let (state, iteration) = state_row(c.state)?;
     let ended = c.state.is_terminal().then(now);
-    tx.execute(
-        "INSERT INTO cascades(session_id, state, iteration, impact_id, source, started_at, ended_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![meta.session_id, state, iteration, meta.impact_id, meta.source, meta.started_at, ended],
-    )
-    .context("inserting the cascade")?;
-    let id = tx.last_insert_rowid();
-    save_children(tx, id, c)?;
-    Ok(id)
+    tx.prepare_cached(sql::INSERT)?
+        .execute(params![
+            meta.session_id,
+            state,
+            iteration,
+            meta.impact_id,
+            meta.source,
+            meta.started_at,
+            ended,
+            to_json(c)?
+        ])
+        .context("inserting the cascade")?;
+    Ok(tx.last_insert_rowid())
 }
 
 /// Writes the state of cascade `id` (the row was inserted before).
 pub fn save(tx: &Connection, id: i64, c: &Cascade) -> Result<()> {
     let (state, iteration) = state_row(c.state)?;
-    tx.execute(
-        "UPDATE cascades SET state = ?2, iteration = ?3, \
-         ended_at = CASE WHEN ?2 = 'active' THEN NULL ELSE coalesce(ended_at, ?4) END WHERE id = ?1",
-        params![id, state, iteration, now()],
-    )
-    .context("updating the cascade")?;
-    save_children(tx, id, c)
-}
-
-fn save_children(tx: &Connection, id: i64, c: &Cascade) -> Result<()> {
-    for table in [
-        "cascade_targets",
-        "cascade_changes",
-        "cascade_new_impacts",
-        "cascade_files",
-        "cascade_warnings",
-    ] {
-        tx.execute(&format!("DELETE FROM {table} WHERE cascade_id = ?1"), [id])?;
-    }
-    let now = now();
-    for it in &c.iterations {
-        tx.execute(
-            "INSERT INTO cascade_iterations(cascade_id, iteration, watermark, implementers_spawned, started_at, checked_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, CASE WHEN ?6 THEN ?5 END) \
-             ON CONFLICT(cascade_id, iteration) DO UPDATE SET \
-             checked_at = CASE WHEN ?6 THEN coalesce(checked_at, ?5) END",
-            params![id, it.number, it.watermark, it.implementers, now, it.checked],
-        )?;
-        for t in &it.targets {
-            let reasons = serde_json::to_string(&t.reasons)?;
-            tx.execute(
-                "INSERT INTO cascade_targets(cascade_id, iteration, file, grp, retry, reasons) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![id, it.number, t.file, t.group, t.retry, reasons],
-            )?;
-        }
-        // Outcomes are append-only: keep the stored ones (and their time), add the new ones.
-        let stored: i64 = tx.query_row(
-            "SELECT count(*) FROM cascade_outcomes WHERE cascade_id = ?1 AND iteration = ?2",
-            params![id, it.number],
-            |r| r.get(0),
-        )?;
-        for o in it
-            .outcomes
-            .iter()
-            .skip(usize::try_from(stored).unwrap_or(0))
-        {
-            tx.execute(
-                "INSERT INTO cascade_outcomes(cascade_id, iteration, file, status, implementer, recorded_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![id, it.number, o.file, o.status.name(), o.implementer, now],
-            )?;
-        }
-        for ch in &it.changes {
-            tx.execute(
-                "INSERT INTO cascade_changes(cascade_id, iteration, file, status, implementer, target, edited) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![id, it.number, ch.file, ch.status.name(), ch.implementer, ch.target, ch.edited],
-            )?;
-        }
-        for f in &it.new_impacts {
-            tx.execute(
-                "INSERT INTO cascade_new_impacts(cascade_id, iteration, file) VALUES (?1, ?2, ?3)",
-                params![id, it.number, f],
-            )?;
-        }
-    }
-    for (role, set) in [
-        ("original", &c.original),
-        ("updated", &c.updated),
-        ("skipped", &c.skipped),
-    ] {
-        for f in set {
-            tx.execute(
-                "INSERT INTO cascade_files(cascade_id, file, role) VALUES (?1, ?2, ?3)",
-                params![id, f, role],
-            )?;
-        }
-    }
-    for (seq, w) in c.warnings.iter().enumerate() {
-        tx.execute(
-            "INSERT INTO cascade_warnings(cascade_id, seq, iteration, text) VALUES (?1, ?2, ?3, ?4)",
-            params![id, seq as i64, w.iteration, w.text],
-        )?;
-    }
+    tx.prepare_cached(sql::SAVE)?
+        .execute(params![id, state, iteration, now(), to_json(c)?])
+        .with_context(|| format!("saving cascade {id}"))?;
     Ok(())
 }
 
 /// Loads cascade `id` exactly as it was saved.
 pub fn load(conn: &Connection, id: i64) -> Result<Option<(Meta, Cascade)>> {
     let row = conn
-        .query_row(
-            "SELECT session_id, state, iteration, impact_id, source, started_at, ended_at FROM cascades WHERE id = ?1",
-            [id],
-            |r| {
-                Ok((
-                    Meta {
-                        id,
-                        session_id: r.get(0)?,
-                        impact_id: r.get(3)?,
-                        source: r.get(4)?,
-                        started_at: r.get(5)?,
-                        ended_at: r.get(6)?,
-                    },
-                    r.get::<_, String>(1)?,
-                    r.get::<_, u32>(2)?,
-                ))
-            },
-        )
+        .prepare_cached(sql::LOAD)?
+        .query_row([id], |r| {
+            Ok((
+                Meta {
+                    id,
+                    session_id: r.get(0)?,
+                    impact_id: r.get(3)?,
+                    source: r.get(4)?,
+                    started_at: r.get(5)?,
+                    ended_at: r.get(6)?,
+                },
+                r.get::<_, String>(1)?,
+                r.get::<_, u32>(2)?,
+                r.get::<_, String>(7)?,
+            ))
+        })
         .optional()
         .with_context(|| format!("reading cascade {id}"))?;
-    let Some((meta, state, iteration)) = row else {
+    let Some((meta, state, iteration, json)) = row else {
         return Ok(None);
     };
     let state = State::from_row(&state, iteration)
         .with_context(|| format!("cascade {id} has an unknown state {state:?}"))?;
-    let mut c = Cascade::new();
+    let loaded: Loaded = serde_json::from_str(&json)
+        .with_context(|| format!("cascade {id}: its stored state is not a cascade"))?;
+    if loaded.v > STATE_VERSION {
+        anyhow::bail!(
+            "cascade {id} was stored by a newer src (state layout {}, this binary reads up to {STATE_VERSION}): upgrade src",
+            loaded.v
+        );
+    }
+    let mut c = loaded.cascade;
     c.state = state;
-
-    let mut stmt = conn.prepare(
-        "SELECT iteration, watermark, implementers_spawned, checked_at IS NOT NULL \
-         FROM cascade_iterations WHERE cascade_id = ?1 ORDER BY iteration",
-    )?;
-    let rows = stmt.query_map([id], |r| {
-        Ok(Iteration {
-            number: r.get(0)?,
-            watermark: r.get(1)?,
-            implementers: r.get(2)?,
-            checked: r.get(3)?,
-            targets: Vec::new(),
-            outcomes: Vec::new(),
-            changes: Vec::new(),
-            new_impacts: Vec::new(),
-        })
-    })?;
-    for it in rows {
-        c.iterations.push(it?);
-    }
-    for it in &mut c.iterations {
-        load_iteration(conn, id, it)?;
-    }
-
-    let mut stmt = conn.prepare("SELECT file, role FROM cascade_files WHERE cascade_id = ?1")?;
-    let rows = stmt.query_map([id], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-    })?;
-    for row in rows {
-        let (file, role) = row?;
-        match role.as_str() {
-            "original" => c.original.insert(file),
-            "updated" => c.updated.insert(file),
-            _ => c.skipped.insert(file),
-        };
-    }
-    let mut stmt = conn.prepare(
-        "SELECT iteration, text FROM cascade_warnings WHERE cascade_id = ?1 ORDER BY seq",
-    )?;
-    let rows = stmt.query_map([id], |r| {
-        Ok(Warning {
-            iteration: r.get(0)?,
-            text: r.get(1)?,
-        })
-    })?;
-    for w in rows {
-        c.warnings.push(w?);
-    }
     Ok(Some((meta, c)))
-}
-
-fn status_of(s: &str) -> rusqlite::Result<Status> {
-    Status::parse(s).ok_or_else(|| {
-        rusqlite::Error::FromSqlConversionFailure(
-            0,
-            rusqlite::types::Type::Text,
-            format!("unknown outcome status {s:?}").into(),
-        )
-    })
-}
-
-fn load_iteration(conn: &Connection, id: i64, it: &mut Iteration) -> Result<()> {
-    let n = it.number;
-    let mut stmt = conn.prepare(
-        "SELECT file, grp, retry, reasons FROM cascade_targets WHERE cascade_id = ?1 AND iteration = ?2 ORDER BY file",
-    )?;
-    let rows = stmt.query_map(params![id, n], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, u32>(1)?,
-            r.get::<_, bool>(2)?,
-            r.get::<_, String>(3)?,
-        ))
-    })?;
-    for row in rows {
-        let (file, group, retry, reasons) = row?;
-        let reasons: Vec<Reason> = serde_json::from_str(&reasons)
-            .with_context(|| format!("cascade {id}: reasons of target {file}"))?;
-        it.targets.push(Target {
-            file,
-            group,
-            retry,
-            reasons,
-        });
-    }
-    let mut stmt = conn.prepare(
-        "SELECT file, status, implementer FROM cascade_outcomes WHERE cascade_id = ?1 AND iteration = ?2 ORDER BY id",
-    )?;
-    let rows = stmt.query_map(params![id, n], |r| {
-        Ok(Outcome {
-            file: r.get(0)?,
-            status: status_of(&r.get::<_, String>(1)?)?,
-            implementer: r.get(2)?,
-        })
-    })?;
-    for o in rows {
-        it.outcomes.push(o?);
-    }
-    let mut stmt = conn.prepare(
-        "SELECT file, status, implementer, target, edited FROM cascade_changes \
-         WHERE cascade_id = ?1 AND iteration = ?2 ORDER BY target DESC, file",
-    )?;
-    let rows = stmt.query_map(params![id, n], |r| {
-        Ok(Change {
-            file: r.get(0)?,
-            status: status_of(&r.get::<_, String>(1)?)?,
-            implementer: r.get(2)?,
-            target: r.get(3)?,
-            edited: r.get(4)?,
-        })
-    })?;
-    for ch in rows {
-        it.changes.push(ch?);
-    }
-    let mut stmt = conn.prepare(
-        "SELECT file FROM cascade_new_impacts WHERE cascade_id = ?1 AND iteration = ?2 ORDER BY file",
-    )?;
-    let rows = stmt.query_map(params![id, n], |r| r.get::<_, String>(0))?;
-    for f in rows {
-        it.new_impacts.push(f?);
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -374,7 +201,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::cascade::machine::{Dependent, Edit, Observation};
+    use crate::cascade::machine::{Dependent, Edit, Observation, Outcome, Status};
 
     fn dep(file: &str, changed: &str) -> Dependent {
         Dependent::mentioning(file, changed, 2)
@@ -441,6 +268,91 @@ mod tests {
             select(&conn, &Selector::Session("s1".into()), true)?,
             Some(id)
         );
+        Ok(())
+    }
+
+    /// A version-10 database holding the cascades the old store wrote (`fixtures/cascade-v10`).
+    fn version_10() -> Result<Connection> {
+        let mut conn = Connection::open_in_memory()?;
+        for (num, _, sql) in crate::store::MIGRATIONS.iter().filter(|m| m.0 <= 10) {
+            conn.execute_batch(sql)?;
+            conn.pragma_update(None, "user_version", num)?;
+        }
+        conn.execute_batch(include_str!("../../fixtures/cascade-v10/rows.sql"))?;
+        crate::store::migrate(&mut conn, Path::new(":memory:"))?;
+        Ok(conn)
+    }
+
+    #[test]
+    fn migration_11_converts_every_cascade_exactly() -> Result<()> {
+        let conn = version_10()?;
+        let mut got = String::new();
+        for id in 1..=4 {
+            let (m, c) = load(&conn, id)?.with_context(|| format!("cascade {id}"))?;
+            got.push_str(&format!("{m:#?}\n{c:#?}\n"));
+            // The SQL conversion writes the very document `save` would.
+            let doc: String =
+                conn.query_row("SELECT doc FROM cascades WHERE id = ?1", [id], |r| r.get(0))?;
+            assert_eq!(doc, to_json(&c)?, "cascade {id}");
+        }
+        // What the version-10 binary loaded from the same rows, field by field.
+        assert_eq!(got, include_str!("../../fixtures/cascade-v10/states.txt"));
+        let old: i64 = conn.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE name LIKE 'cascade%' AND name <> 'cascades' \
+             AND name NOT IN ('cascades_one_active', 'cascades_by_session')",
+            [],
+            |r| r.get(0),
+        )?;
+        assert_eq!(old, 0, "the eight tables of 0005 are gone");
+        // The columns the hooks and selectors filter on survive the conversion.
+        assert_eq!(active_for_session(&conn, "s1")?, Some((1, 3)));
+        assert_eq!(active_for_session(&conn, "s9")?, None);
+        assert_eq!(select(&conn, &Selector::Latest, false)?, Some(1));
+        assert_eq!(
+            select(&conn, &Selector::Session("s2".into()), false)?,
+            Some(2)
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn a_converted_cascade_goes_on_where_it_stopped() -> Result<()> {
+        let mut conn = version_10()?;
+        let (_, mut c) = load(&conn, 1)?.context("cascade 1")?;
+        c.record(Outcome {
+            file: ".claude/docs/chain-bravo.md".into(),
+            status: Status::Complete,
+            implementer: None,
+        })?;
+        let tx = conn.transaction()?;
+        save(&tx, 1, &c)?;
+        tx.commit()?;
+        assert_eq!(load(&conn, 1)?.map(|x| x.1), Some(c));
+        Ok(())
+    }
+
+    #[test]
+    fn state_rows_take_defaults_for_missing_fields_and_ignore_unknown_ones() -> Result<()> {
+        let conn = version_10()?;
+        // A row as a later version might write it (a field this one does not know), and one
+        // as an earlier layout might have (fields missing): both load.
+        conn.execute(
+            "UPDATE cascades SET doc = ?1 WHERE id = 4",
+            [r#"{"v":1,"original":["a.md"],"later":{"x":1},"iterations":[{"number":1,"watermark":3,"implementers":1,"checked":true,"later":[]}]}"#],
+        )?;
+        let (_, c) = load(&conn, 4)?.context("cascade 4")?;
+        assert_eq!(c.state, State::Converged);
+        assert_eq!(c.original, BTreeSet::from(["a.md".to_string()]));
+        assert!(c.updated.is_empty() && c.warnings.is_empty());
+        assert_eq!(c.iterations.len(), 1);
+        assert!(c.iterations[0].checked && c.iterations[0].targets.is_empty());
+        // A layout this binary does not know is refused, not misread.
+        conn.execute("UPDATE cascades SET doc = '{\"v\":2}' WHERE id = 4", [])?;
+        let err = load(&conn, 4)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains("cascade 4 was stored by a newer src"), "{err}");
         Ok(())
     }
 

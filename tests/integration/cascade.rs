@@ -467,3 +467,53 @@ fn deleted_file_still_has_its_dependents_checked() {
         "{doc}"
     );
 }
+
+/// A database of version 10 (before migration 0011) holding the cascades the old store wrote,
+/// from `fixtures/cascade-v10`: after the binary migrates it, `src cascade status` prints exactly
+/// what the version-10 binary printed for each of them.
+#[test]
+fn cascades_of_a_version_10_database_read_the_same_after_migration() {
+    let p = Project::from_fixture("cascade-chain");
+    let dir = fixtures().join("cascade-v10");
+    let read = |name: &str| {
+        std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    {
+        std::fs::create_dir_all(p.path(".src")).unwrap_or_else(|e| panic!("mkdir .src: {e}"));
+        let conn = rusqlite::Connection::open(p.path(".src/src.db"))
+            .unwrap_or_else(|e| panic!("open: {e}"));
+        for (num, name, sql) in src_engine::store::MIGRATIONS.iter().filter(|m| m.0 <= 10) {
+            conn.execute_batch(sql)
+                .and_then(|()| conn.pragma_update(None, "user_version", num))
+                .unwrap_or_else(|e| panic!("migration {num} {name}: {e}"));
+        }
+        conn.execute_batch(&read("rows.sql"))
+            .unwrap_or_else(|e| panic!("rows.sql: {e}"));
+    }
+    let status = |args: &[&str]| stdout_of(p.src().args(["cascade", "status"]).args(args));
+    for id in ["1", "2", "3", "4"] {
+        for format in ["yaml", "json", "md"] {
+            assert_eq!(
+                status(&["--cascade", id, "--format", format]),
+                read(&format!("status-{id}.{format}")),
+                "cascade {id} as {format}"
+            );
+        }
+    }
+    assert_eq!(status(&["--format", "md"]), read("status-latest.md"));
+    assert_eq!(
+        status(&["--session", "s1", "--format", "json"]),
+        read("status-s1.json")
+    );
+    // The converted active cascade takes new input where it stopped.
+    p.src()
+        .args(["cascade", "record", ".claude/docs/chain-bravo.md"])
+        .args(["--status", "complete", "--session", "s1"])
+        .assert()
+        .success();
+    let doc = cascade(&p, &["status", "--session", "s1"]);
+    assert_eq!(
+        doc["current"]["recorded_so_far"][2]["file"],
+        ".claude/docs/chain-bravo.md"
+    );
+}
