@@ -20,9 +20,11 @@ use serde::Serialize;
 
 use crate::config::Delivery;
 use crate::ctx::Ctx;
-use crate::events::{self, settings, spill};
+use crate::events::{self, spill};
 use crate::index::{self, Freshness};
-use crate::skills::{self, plugin, plugin::Handler};
+use crate::install::plugin::{self, Handler};
+use crate::install::settings;
+use crate::install::skills;
 use crate::store;
 use crate::workspace::{GlobalOpts, Workspace};
 

@@ -15,7 +15,6 @@ use crate::ctx::Ctx;
 pub mod import;
 pub mod reconcile;
 pub mod record;
-pub mod settings;
 pub mod spill;
 pub mod worktree;
 
