@@ -19,11 +19,11 @@ use crate::ctx::Ctx;
 use crate::index::{self, Freshness};
 use crate::store::PooledConn;
 
-/// Compares with the index's own notion of a file's stat (`index::walk::stat_of`).
+/// Compares with the index's own notion of a file's stat (`crate::scan::walk::stat_of`).
 fn stat_differs(path: &Path, size: i64, mtime: i64) -> bool {
     match std::fs::metadata(path) {
         Ok(m) => {
-            let (s, t) = index::walk::stat_of(&m);
+            let (s, t) = crate::scan::walk::stat_of(&m);
             i64::try_from(s).ok() != Some(size) || t != mtime
         }
         Err(_) => true,
