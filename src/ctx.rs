@@ -1,7 +1,8 @@
 //! The opened workspace a command works in: paths, configuration and the store.
 //!
-//! Owns the order of start-up (resolve paths, load config, open and migrate the database, ingest
-//! the spill journal). Hooks do not use it: their hot path opens only what it needs.
+//! Owns the order of start-up (resolve paths, load config, open and migrate the database).
+//! Knows nothing of events: commands ingest the spill journal right after (`cmd::open`). Hooks
+//! do not use it: their hot path opens only what it needs.
 
 use anyhow::Result;
 
@@ -16,8 +17,7 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    /// Resolves the workspace, loads the config (warnings to stderr) and opens the store,
-    /// ingesting any events that hooks spilled to the journal.
+    /// Resolves the workspace, loads the config (warnings to stderr) and opens the store.
     pub fn open(opts: &GlobalOpts) -> Result<Ctx> {
         let ws = Workspace::resolve(opts)?;
         Ctx::open_ws(ws)
@@ -44,12 +44,10 @@ impl Ctx {
         }
         ws.ensure_state_dir()?;
         let store = Store::open(&ws.db_path)?;
-        let ctx = Ctx {
+        Ok(Ctx {
             ws,
             config: loaded.config,
             store,
-        };
-        crate::events::ingest_spill(&ctx)?;
-        Ok(ctx)
+        })
     }
 }

@@ -133,7 +133,7 @@ fn repair(ws: &Workspace) -> Result<()> {
             ws.db_path.display()
         )?;
     }
-    let ctx = Ctx::open_ws(ws.clone())?;
+    let ctx = super::open_ws(ws.clone())?;
     let report = index::run(
         &ctx,
         &index::IndexOptions {

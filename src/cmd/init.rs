@@ -14,7 +14,6 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::ctx::Ctx;
 use crate::index::{self, IndexOptions};
 use crate::install::setup::{self, Note, Options};
 use crate::install::skills::Step;
@@ -52,7 +51,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     let created_state_dir = !ws.state_dir.exists();
     ws.ensure_state_dir()?;
     write_config(&ws, &mut out)?;
-    let ctx = Ctx::open_ws(ws)?;
+    let ctx = super::open_ws(ws)?;
     writeln!(
         out,
         "database: {} (schema {})",

@@ -121,7 +121,7 @@ pub fn open_ctx(g: &GlobalOpts) -> Result<crate::ctx::Ctx> {
     ws.ensure_state_dir()?;
     let store = crate::store::Store::open_for_hook(&ws.db_path)?;
     let ctx = crate::ctx::Ctx { ws, config, store };
-    events::ingest_spill(&ctx)?;
+    events::ingest_spill(&ctx.ws, &ctx.store)?;
     Ok(ctx)
 }
 
