@@ -38,12 +38,28 @@ impl Ctx {
     }
 
     pub fn open_ws(ws: Workspace) -> Result<Ctx> {
-        let loaded = config::load(&ws.config_path)?;
-        for w in &loaded.warnings {
-            eprintln!("warning: {w}");
+        Ctx::open_as(ws, false)
+    }
+
+    /// The context of `subagent-stop` and `deliver`: config warnings are not printed (a hook's
+    /// stderr is noise) and the store's connections skip the close-time checkpoint.
+    pub fn open_for_hook(ws: Workspace) -> Result<Ctx> {
+        Ctx::open_as(ws, true)
+    }
+
+    fn open_as(ws: Workspace, hook: bool) -> Result<Ctx> {
+        let loaded = config::load(&ws.config_path, config::OnInvalid::Fail)?;
+        if !hook {
+            for w in &loaded.warnings {
+                eprintln!("warning: {w}");
+            }
         }
         ws.ensure_state_dir()?;
-        let store = Store::open(&ws.db_path)?;
+        let store = if hook {
+            Store::open_for_hook(&ws.db_path)?
+        } else {
+            Store::open(&ws.db_path)?
+        };
         Ok(Ctx {
             ws,
             config: loaded.config,

@@ -8,6 +8,7 @@ pub mod cascade;
 pub mod cmd;
 pub mod config;
 pub mod ctx;
+pub mod doctor;
 pub mod error;
 pub mod events;
 pub mod export;

@@ -55,7 +55,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     let plan = if a.uninstall {
         settings::plan_uninstall(&path)?
     } else {
-        let loaded = crate::config::load(&ws.config_path)?;
+        let loaded = crate::config::load(&ws.config_path, crate::config::OnInvalid::Fail)?;
         for w in &loaded.warnings {
             eprintln!("warning: {w}");
         }

@@ -220,7 +220,7 @@ fn write_config(ws: &Workspace, out: &mut impl Write) -> Result<()> {
 }
 
 fn dry_run(ws: &Workspace, args: &Args, out: &mut impl Write) -> Result<ExitCode> {
-    let loaded = config::load(&ws.config_path)?;
+    let loaded = config::load(&ws.config_path, config::OnInvalid::Fail)?;
     let verb = if ws.config_path.exists() {
         "keep"
     } else {
