@@ -15,6 +15,7 @@ use crate::events::{self, Run};
 use crate::workspace::{GlobalOpts, Workspace};
 
 mod deliver;
+pub mod input;
 mod post_tool_use;
 mod subagent_stop;
 pub mod wire;
