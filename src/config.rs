@@ -220,18 +220,46 @@ impl Default for Retention {
 pub struct Loaded {
     pub config: Config,
     pub warnings: Vec<String>,
+    /// With [`OnInvalid::Defaults`]: why the file could not be used (`config` is then the
+    /// defaults).
+    pub invalid: Option<String>,
 }
 
-/// Loads `path`, or the defaults when it does not exist.
-pub fn load(path: &Path) -> Result<Loaded> {
+/// How a reader takes a config file that cannot be read or does not parse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnInvalid {
+    /// The error is the reader's error (commands and hooks: the file must be fixed first).
+    Fail,
+    /// The defaults, with the error's text in [`Loaded::invalid`] (`src doctor` reports it; a
+    /// hook's time budget must not fail).
+    Defaults,
+}
+
+/// The one config loader: the file at `path`, or the defaults when it does not exist. Unknown
+/// keys are warnings; an invalid file is an error naming file, line and column (see
+/// [`OnInvalid`] for readers that go on without it).
+pub fn load(path: &Path, on_invalid: OnInvalid) -> Result<Loaded> {
+    match read(path) {
+        Err(e) if on_invalid == OnInvalid::Defaults => Ok(Loaded {
+            invalid: Some(format!("{e:#}")),
+            ..defaults()
+        }),
+        other => other,
+    }
+}
+
+fn defaults() -> Loaded {
+    Loaded {
+        config: Config::default(),
+        warnings: Vec::new(),
+        invalid: None,
+    }
+}
+
+fn read(path: &Path) -> Result<Loaded> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Loaded {
-                config: Config::default(),
-                warnings: Vec::new(),
-            })
-        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(defaults()),
         Err(e) => return Err(e).with_context(|| format!("reading config {}", path.display())),
     };
     parse(&text, &path.display().to_string())
@@ -240,10 +268,7 @@ pub fn load(path: &Path) -> Result<Loaded> {
 /// Parses config text; `origin` names the file in messages.
 pub fn parse(text: &str, origin: &str) -> Result<Loaded> {
     if text.trim().is_empty() {
-        return Ok(Loaded {
-            config: Config::default(),
-            warnings: Vec::new(),
-        });
+        return Ok(defaults());
     }
     let mut warnings = Vec::new();
     let de = serde_yaml::Deserializer::from_str(text);
@@ -274,7 +299,11 @@ pub fn parse(text: &str, origin: &str) -> Result<Loaded> {
             .unwrap_or_default();
         anyhow::anyhow!("{origin}{at}: invalid config: {msg}")
     })?;
-    Ok(Loaded { config, warnings })
+    Ok(Loaded {
+        config,
+        warnings,
+        invalid: None,
+    })
 }
 
 /// Where the block-style key `dotted` (`limits.max_file_bytes`) is written: 1-based line and

@@ -1,7 +1,8 @@
 //! The opened workspace a command works in: paths, configuration and the store.
 //!
-//! Owns the order of start-up (resolve paths, load config, open and migrate the database, ingest
-//! the spill journal). Hooks do not use it: their hot path opens only what it needs.
+//! Owns the order of start-up (resolve paths, load config, open and migrate the database).
+//! Knows nothing of events: commands ingest the spill journal right after (`cmd::open`). Hooks
+//! do not use it: their hot path opens only what it needs.
 
 use anyhow::Result;
 
@@ -16,8 +17,7 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    /// Resolves the workspace, loads the config (warnings to stderr) and opens the store,
-    /// ingesting any events that hooks spilled to the journal.
+    /// Resolves the workspace, loads the config (warnings to stderr) and opens the store.
     pub fn open(opts: &GlobalOpts) -> Result<Ctx> {
         let ws = Workspace::resolve(opts)?;
         Ctx::open_ws(ws)
@@ -38,18 +38,32 @@ impl Ctx {
     }
 
     pub fn open_ws(ws: Workspace) -> Result<Ctx> {
-        let loaded = config::load(&ws.config_path)?;
-        for w in &loaded.warnings {
-            eprintln!("warning: {w}");
+        Ctx::open_as(ws, false)
+    }
+
+    /// The context of `subagent-stop` and `deliver`: config warnings are not printed (a hook's
+    /// stderr is noise) and the store's connections skip the close-time checkpoint.
+    pub fn open_for_hook(ws: Workspace) -> Result<Ctx> {
+        Ctx::open_as(ws, true)
+    }
+
+    fn open_as(ws: Workspace, hook: bool) -> Result<Ctx> {
+        let loaded = config::load(&ws.config_path, config::OnInvalid::Fail)?;
+        if !hook {
+            for w in &loaded.warnings {
+                eprintln!("warning: {w}");
+            }
         }
         ws.ensure_state_dir()?;
-        let store = Store::open(&ws.db_path)?;
-        let ctx = Ctx {
+        let store = if hook {
+            Store::open_for_hook(&ws.db_path)?
+        } else {
+            Store::open(&ws.db_path)?
+        };
+        Ok(Ctx {
             ws,
             config: loaded.config,
             store,
-        };
-        crate::events::ingest_spill(&ctx)?;
-        Ok(ctx)
+        })
     }
 }

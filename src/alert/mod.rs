@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use rusqlite::{params, Connection, OptionalExtension};
 
 pub mod format;
+pub mod reconcile;
 pub mod stop;
 
 use crate::store::sql::alert as sql;

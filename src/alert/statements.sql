@@ -1,5 +1,5 @@
--- Statements of the alert module (`alert/mod.rs`, `alert/stop.rs`): the `alerts` and
--- `alert_watermarks` tables. Each becomes `store::sql::alert::NAME`; a test prepares every one
+-- Statements of the alert module (`alert/mod.rs`, `alert/stop.rs`, `alert/reconcile.rs`): the
+-- `alerts` and `alert_watermarks` tables, and reconcile's read of `files`. Each becomes `store::sql::alert::NAME`; a test prepares every one
 -- against the latest schema.
 
 -- name: WATERMARK
@@ -45,3 +45,9 @@ WHERE session_id = ?1 AND id > ?2 AND id <= ?3 AND path IS NOT NULL
 -- Recorder runs of session ?1 skipped for `success: false` after run id ?2.
 SELECT count(*) FROM hook_runs
 WHERE session_id = ?1 AND outcome = 'skipped-failed' AND id > ?2
+
+-- name: RECONCILE_CHUNK
+-- Reconcile's ring over the index in rowid order: up to ?3 files after id ?1 (and up to id ?2
+-- when not NULL).
+SELECT id, path, size, mtime_ns FROM files
+WHERE id > ?1 AND (?2 IS NULL OR id <= ?2) ORDER BY id LIMIT ?3

@@ -80,7 +80,7 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
     if built {
         let known = changed_paths(&conn, session, start.event_id, i64::MAX)?;
         let known_vec: Vec<String> = known.iter().cloned().collect();
-        let snapshot = events::reconcile::Snapshot::take(ctx)?;
+        let snapshot = super::reconcile::Snapshot::take(ctx)?;
         let (first, drift) = std::thread::scope(|s| {
             let reconcile = s.spawn(|| snapshot.scan(ctx, &known));
             let first = look_up(ctx, &known_vec, deadline);

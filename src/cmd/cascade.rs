@@ -11,7 +11,6 @@ use anyhow::Result;
 
 use crate::cascade::machine::Status;
 use crate::cascade::{self, Selector, Shown, Source};
-use crate::ctx::Ctx;
 use crate::error::usage;
 use crate::workspace::{GlobalOpts, Located};
 
@@ -119,7 +118,7 @@ pub struct RecordArgs {
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
-    let ctx = Ctx::open(g)?;
+    let ctx = super::open(g)?;
     match &args.command {
         Sub::Start(a) => {
             let source = match (&a.impact, &a.from) {

@@ -92,7 +92,7 @@ fn dependent(e: Edge, via: Option<String>) -> Dependent {
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
-    let ctx = Ctx::open_existing(g)?;
+    let ctx = super::open_existing(g)?;
     let file = match ctx.ws.locate(&args.file) {
         Located::Inside(rel) => rel,
         Located::Outside(abs) => {

@@ -94,9 +94,9 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     }
     // Checking a map only reads: no project here is said, not created.
     let ctx = if args.check.is_some() {
-        Ctx::open_existing(g)?
+        super::open_existing(g)?
     } else {
-        Ctx::open(g)?
+        super::open(g)?
     };
     let max_lines = args.max_lines.unwrap_or(ctx.config.map.max_lines);
     match &args.check {

@@ -8,7 +8,6 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::ctx::Ctx;
 use crate::workspace::GlobalOpts;
 
 #[derive(Debug, clap::Args)]
@@ -25,7 +24,7 @@ pub struct Args {
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
-    let ctx = Ctx::open(g)?;
+    let ctx = super::open(g)?;
     let days = args.days.unwrap_or(ctx.config.retention.days);
     let mut conn = ctx.store.conn()?;
     let p = crate::events::prune(&mut conn, days)?;

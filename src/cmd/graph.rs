@@ -55,7 +55,7 @@ pub struct Args {
 const HOW: &str = "rerun without --max-tokens, or with a smaller --depth or a FILE to centre on";
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
-    let ctx = Ctx::open_existing(g)?;
+    let ctx = super::open_existing(g)?;
     index::run(
         &ctx,
         &IndexOptions {

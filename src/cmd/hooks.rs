@@ -1,7 +1,7 @@
 //! `src hooks install [--settings PATH] [--dry-run] [--uninstall] [--format text|json]`: wire our hooks into Claude
 //! Code's settings, or take them out again.
 //!
-//! Owns only the arguments and the printing; the merge is `events::settings`. Invariant: the
+//! Owns only the arguments and the printing; the merge is `install::settings`. Invariant: the
 //! commands name this binary by its absolute path, so hooks work whatever the hook's working
 //! directory and PATH are; the project is found through `CLAUDE_PROJECT_DIR`.
 
@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::events::settings;
+use crate::install::settings;
 use crate::workspace::{GlobalOpts, Workspace};
 
 #[derive(Debug, clap::Args)]
@@ -55,7 +55,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     let plan = if a.uninstall {
         settings::plan_uninstall(&path)?
     } else {
-        let loaded = crate::config::load(&ws.config_path)?;
+        let loaded = crate::config::load(&ws.config_path, crate::config::OnInvalid::Fail)?;
         for w in &loaded.warnings {
             eprintln!("warning: {w}");
         }

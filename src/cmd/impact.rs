@@ -81,7 +81,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     let budget = budget_for(args.format, args.max_tokens)?;
     let input = input(args)?;
     let mut t = std::time::Instant::now();
-    let ctx = Ctx::open(g)?;
+    let ctx = super::open(g)?;
     impact::analyze::lap("open", &mut t);
     let input = latest_session(&ctx, input)?;
     // A FILE argument that names nothing is a usage error (exit 2), not "0 dependents"; a
@@ -129,7 +129,7 @@ fn budget_for(format: Format, max_tokens: Option<usize>) -> Result<Option<Budget
 }
 
 fn show(g: &GlobalOpts, id: i64, format: Format, budget: Option<Budget>) -> Result<ExitCode> {
-    let ctx = Ctx::open_existing(g)?;
+    let ctx = super::open_existing(g)?;
     let conn = ctx.store.conn()?;
     let Some(run) = runs::load(&conn, id)? else {
         return Err(usage(format!(

@@ -9,7 +9,6 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::ctx::Ctx;
 use crate::events::{self, import, Source};
 use crate::workspace::GlobalOpts;
 
@@ -54,7 +53,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         };
         jobs.push((f, session));
     }
-    let ctx = Ctx::open(g)?;
+    let ctx = super::open(g)?;
     let mut conn = ctx.store.conn()?;
     let mut out = std::io::stdout().lock();
     let mut reports = Vec::new();

@@ -23,7 +23,7 @@ pub struct Args {
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
-    let ctx = Ctx::open(g)?;
+    let ctx = super::open(g)?;
     let report = index::run(
         &ctx,
         &IndexOptions {

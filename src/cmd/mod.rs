@@ -129,3 +129,24 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Plugin(a) => plugin::run(&g, a),
     }
 }
+
+/// `Ctx::open`, then the events hooks spilled to the journal are ingested, so every command
+/// sees them (the context itself knows nothing of events).
+pub(crate) fn open(g: &GlobalOpts) -> Result<crate::ctx::Ctx> {
+    ingested(crate::ctx::Ctx::open(g)?)
+}
+
+/// `Ctx::open_existing`, then the spill journal ingested.
+pub(crate) fn open_existing(g: &GlobalOpts) -> Result<crate::ctx::Ctx> {
+    ingested(crate::ctx::Ctx::open_existing(g)?)
+}
+
+/// `Ctx::open_ws`, then the spill journal ingested.
+pub(crate) fn open_ws(ws: crate::workspace::Workspace) -> Result<crate::ctx::Ctx> {
+    ingested(crate::ctx::Ctx::open_ws(ws)?)
+}
+
+fn ingested(ctx: crate::ctx::Ctx) -> Result<crate::ctx::Ctx> {
+    crate::events::ingest_spill(&ctx.ws, &ctx.store)?;
+    Ok(ctx)
+}

@@ -1,4 +1,4 @@
-//! `src plugin export DIR`: writes the Claude Code plugin tree (`skills::plugin::tree`).
+//! `src plugin export DIR`: writes the Claude Code plugin tree (`install::plugin::tree`).
 //!
 //! Owns the arguments, the safety rules for the target folder and the printing. Invariant: a
 //! folder that is neither empty nor an earlier export of this plugin is refused untouched; a file
@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::skills::plugin;
+use crate::install::plugin;
 use crate::workspace::{GlobalOpts, Workspace};
 
 #[derive(Debug, clap::Args)]

@@ -1,7 +1,7 @@
 //! `src query`: run a canned query from `queries/`, list them, print the schema, or run ad-hoc
 //! read-only SQL.
 //!
-//! Canned queries open the full context first (`Ctx::open`: migrations, spill ingestion) so they
+//! Canned queries open the full context first (`cmd::open`: migrations, spill ingestion) so they
 //! see every recorded event; ad-hoc SQL only resolves paths and opens the database read-only, so
 //! it never changes the file. Both then read through `store::open_readonly`.
 
@@ -13,7 +13,6 @@ use anyhow::{Context, Result};
 use clap::ValueEnum;
 
 use super::budget::Budget;
-use crate::ctx::Ctx;
 use crate::error::usage;
 use crate::query::{self, catalog, params, schema, Collected, Format};
 use crate::store;
@@ -97,7 +96,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
     }
     if let Some(name) = &args.name {
         let q = catalog::find(name)?;
-        let ctx = Ctx::open_existing(g)?;
+        let ctx = super::open_existing(g)?;
         let conn = ctx.store.conn()?;
         let locate = |raw: &str| {
             let rel = locate(&ctx.ws, raw)?;

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::ctx::Ctx;
 use crate::workspace::GlobalOpts;
 
 /// How many paths of each list the text output names.
@@ -22,7 +21,7 @@ pub struct Args {
 }
 
 pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
-    let ctx = Ctx::open_existing(g)?;
+    let ctx = super::open_existing(g)?;
     let st = crate::index::status(&ctx)?;
     let mut out = std::io::stdout().lock();
     if args.json || args.format == super::TextOrJson::Json {

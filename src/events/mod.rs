@@ -2,7 +2,8 @@
 //! plus the audit of hook runs and retention.
 //!
 //! Owns what an event is and how it is stored; knows nothing of hook payloads (`cmd::hook`
-//! reduces those to an [`Event`]) nor of alerts. Invariant: storing an event is idempotent — the
+//! reduces those to an [`Event`]) nor of alerts, and depends on `store` and `workspace` only
+//! (the leaf the recorder needs). Invariant: storing an event is idempotent — the
 //! same tool call (same session, `tool_use_id` and path), or for calls without a `tool_use_id`
 //! the same (session, tool, path, timestamp), is stored once however often it is offered.
 
@@ -10,13 +11,12 @@ use anyhow::{Context, Result};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
-use crate::ctx::Ctx;
 use crate::store::sql::events as sql;
+use crate::store::Store;
+use crate::workspace::Workspace;
 
 pub mod import;
-pub mod reconcile;
 pub mod record;
-pub mod settings;
 pub mod spill;
 pub mod worktree;
 
@@ -137,12 +137,13 @@ pub fn fires_post_tool_batch(conn: &Connection, session: &str) -> Result<bool> {
 }
 
 /// Moves events that hooks spilled to the journal into the database; returns how many were new.
-pub fn ingest_spill(ctx: &Ctx) -> Result<usize> {
-    if !spill::has_backlog(&ctx.ws) {
+/// Commands call it right after opening their context (`cmd::open`), so each sees every event.
+pub fn ingest_spill(ws: &Workspace, store: &Store) -> Result<usize> {
+    if !spill::has_backlog(ws) {
         return Ok(0);
     }
-    let mut conn = ctx.store.conn()?;
-    Ok(spill::ingest(&ctx.ws, &mut conn)?.inserted)
+    let mut conn = store.conn()?;
+    Ok(spill::ingest(ws, &mut conn)?.inserted)
 }
 
 /// The session of the newest recorded event, if any (`--session latest`).

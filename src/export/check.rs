@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::parse::{self, ParsedMap};
 use super::Level;
 use crate::config::{Hotspot, Scope};
-use crate::index::walk::ScopeMatcher;
+use crate::scan::walk::ScopeMatcher;
 
 /// What a check compares the map against.
 #[derive(Debug, Clone)]

@@ -266,7 +266,7 @@ fn live(
     state: IndexState,
     budget: Duration,
 ) -> Result<Dependents> {
-    let scan = crate::scan::live_dependents(&ctx.ws, &ctx.config, targets, budget)
+    let scan = super::live::live_dependents(&ctx.ws, &ctx.config, targets, budget)
         .context("scanning the tree for dependents")?;
     let mut edges = known;
     edges.extend(scan.edges);

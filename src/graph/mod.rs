@@ -5,6 +5,7 @@
 //! every returned edge has a real `dst` file; results are sorted, so output is deterministic.
 
 pub mod dependents;
+pub mod live;
 pub mod refs;
 pub mod resolve;
 

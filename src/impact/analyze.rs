@@ -125,7 +125,7 @@ fn from_index(
     }
     let before = index::freshness_with(&conn, &ctx.ws.root, manifest)?;
     lap("freshness before", &mut t);
-    let filter = crate::index::walk::PathFilter::new(&ctx.ws, &ctx.config)?;
+    let filter = crate::scan::walk::PathFilter::new(&ctx.ws, &ctx.config)?;
     let (mut analyzable, mut deleted, mut unknown, mut absent) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (p, f) in before {
@@ -236,7 +236,7 @@ fn both_hops(
 fn from_live_scan(ctx: &Ctx, manifest: &[String], notes: &mut Vec<String>) -> Result<GraphAnswer> {
     // The live scan resolves names against the files in scope, as the index does: a missing or
     // out-of-scope file bears no name there, so it cannot be analysed.
-    let filter = crate::index::walk::PathFilter::new(&ctx.ws, &ctx.config)?;
+    let filter = crate::scan::walk::PathFilter::new(&ctx.ws, &ctx.config)?;
     let (mut analyzable, mut unknown, mut absent) = (Vec::new(), Vec::new(), Vec::new());
     for p in manifest {
         if !ctx.ws.abs(p).is_file() {

@@ -10,7 +10,6 @@ mod apply;
 mod plan;
 mod read;
 mod status;
-pub mod walk;
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -21,6 +20,8 @@ use rusqlite::Connection;
 use serde::Serialize;
 
 use crate::ctx::Ctx;
+// The walk is scanning's; `super::walk` in the phases below names it.
+use crate::scan::walk;
 use crate::store::{meta_get, meta_set};
 
 pub(crate) use apply::{file_exists, tree_of};

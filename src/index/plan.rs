@@ -10,8 +10,8 @@ use std::collections::{HashMap, HashSet};
 use anyhow::Result;
 use rusqlite::Connection;
 
-use super::walk::{stat_of, Entry, PathFilter, Skip, Walked};
 use crate::ctx::Ctx;
+use crate::scan::walk::{stat_of, Entry, PathFilter, Skip, Walked};
 
 /// What to do to the `skipped` table.
 pub enum SkipUpdate {

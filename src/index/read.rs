@@ -123,7 +123,7 @@ pub fn read_file(
         Err(_) => return excluded(Some("unreadable"), None, None),
     };
     let (size, mtime_ns) = match file.metadata() {
-        Ok(md) if md.is_file() => super::walk::stat_of(&md),
+        Ok(md) if md.is_file() => crate::scan::walk::stat_of(&md),
         Ok(_) => return excluded(None, None, None),
         Err(_) => return excluded(Some("unreadable"), None, None),
     };

@@ -12,9 +12,10 @@ use serde::Serialize;
 
 use super::plan::load_files;
 use super::{
-    built, fingerprint, walk, Freshness, META_FINGERPRINT, META_LAST_FULL, META_LAST_INCREMENTAL,
+    built, fingerprint, Freshness, META_FINGERPRINT, META_LAST_FULL, META_LAST_INCREMENTAL,
 };
 use crate::ctx::Ctx;
+use crate::scan::walk;
 use crate::store::meta_get;
 
 /// Above this share of stale files a full regeneration is recommended (the seed's 30%).

@@ -6,8 +6,8 @@
 //! cue depends only on the file's bytes, its path and the matcher's names.
 
 use super::cue::{self, Cue};
+use super::matcher::Matcher;
 use super::matcher::{evidence_around, Mention};
-use super::Matcher;
 
 /// Every mention of `matcher`'s names in `bytes` of the file at `path`, with its cue, ordered
 /// by position: the matcher's matches, then (Python) the qualified uses of imported names.

@@ -13,7 +13,7 @@ fn wanted_names() -> Vec<String> {
     let types = src_engine::config::Config::default()
         .alerts
         .implementer_types;
-    src_engine::events::settings::wanted(&types)
+    src_engine::install::settings::wanted(&types)
         .into_iter()
         .map(|w| match w.matcher {
             Some(m) => format!("{} [{m}]: ", w.event),

@@ -13,39 +13,27 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::wire::{self, Payload};
+use super::input::{Ignored, Input};
+use super::wire;
 use super::{audit_ctx, context_json, debug, hook_budget, micros, open_ctx, Hook, EMPTY};
 use crate::events::{self, Run, BATCH_EVENT};
 use crate::workspace::{GlobalOpts, Workspace};
 
-/// Events whose `hookSpecificOutput.additionalContext` is added to the model's context.
-pub const CONTEXT_EVENTS: &[&str] = &[
-    "PostToolUse",
-    "PreToolUse",
-    "UserPromptSubmit",
-    "SessionStart",
-    BATCH_EVENT,
-];
-
 pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<String> {
-    let Ok(p) = wire::parse(input) else {
-        return Ok(EMPTY.into());
-    };
-    let session = Payload::non_empty(&p.session_id);
-    let event = Payload::non_empty(&p.hook_event_name);
-    if Payload::non_empty(&p.agent_id).is_some() {
-        // A subagent's batch proves that this client fires PostToolBatch, before the lead's
-        // PostToolUse on the subagent tool runs: noted once per session.
-        if let (Some(s), Some(BATCH_EVENT)) = (session, event) {
+    let payload = wire::parse(input).ok();
+    let (session, event) = match Input::of(Hook::Deliver, payload.as_ref()) {
+        Input::LeadTurn { session, event } => (session, event),
+        Input::Ignored(Ignored::FromSubagent {
+            batch_session: Some(s),
+        }) => {
+            // A subagent's batch proves that this client fires PostToolBatch, before the lead's
+            // PostToolUse on the subagent tool runs: noted once per session.
             if let Err(e) = note_batch(g, s, started) {
                 debug(Hook::Deliver, &format!("noting PostToolBatch: {e:#}"));
             }
+            return Ok(EMPTY.into());
         }
-        return Ok(EMPTY.into());
-    }
-    let (Some(session), Some(event)) = (session, event.filter(|e| CONTEXT_EVENTS.contains(e)))
-    else {
-        return Ok(EMPTY.into());
+        _ => return Ok(EMPTY.into()),
     };
     let ctx = open_ctx(g)?;
     let mut conn = ctx.store.conn()?;

@@ -15,6 +15,7 @@ use crate::events::{self, Run};
 use crate::workspace::{GlobalOpts, Workspace};
 
 mod deliver;
+pub mod input;
 mod post_tool_use;
 mod subagent_stop;
 pub mod wire;
@@ -116,12 +117,8 @@ pub fn micros(started: Instant) -> u64 {
 /// The context of `subagent-stop` and `deliver`: like `Ctx::open`, but config warnings are not
 /// printed (a hook's stderr is noise) and the spill journal is ingested first all the same.
 pub fn open_ctx(g: &GlobalOpts) -> Result<crate::ctx::Ctx> {
-    let ws = Workspace::resolve(g)?;
-    let config = crate::config::load(&ws.config_path)?.config;
-    ws.ensure_state_dir()?;
-    let store = crate::store::Store::open_for_hook(&ws.db_path)?;
-    let ctx = crate::ctx::Ctx { ws, config, store };
-    events::ingest_spill(&ctx)?;
+    let ctx = crate::ctx::Ctx::open_for_hook(Workspace::resolve(g)?)?;
+    events::ingest_spill(&ctx.ws, &ctx.store)?;
     Ok(ctx)
 }
 
@@ -164,7 +161,7 @@ pub fn context_json(event: &str, text: &str) -> String {
 pub fn hook_budget(ws: &Workspace) -> Duration {
     let default = crate::config::Limits::default().hook_budget_ms;
     let ms = if ws.config_path.is_file() {
-        crate::config::load(&ws.config_path)
+        crate::config::load(&ws.config_path, crate::config::OnInvalid::Defaults)
             .map(|l| l.config.limits.hook_budget_ms)
             .unwrap_or(default)
     } else {

@@ -1,6 +1,7 @@
-//! `src hook post-tool-use`: reduce the payload to events and record them (seed component 1).
+//! `src hook post-tool-use`: the edit a payload reduces to (`input`), as events, recorded (seed
+//! component 1).
 //!
-//! Owns the decision which calls are edits and of which files. Invariant: records Edit, Write,
+//! Owns turning an edit into events (paths, worktrees). Invariant: records Edit, Write,
 //! MultiEdit and NotebookEdit calls that name a session and a file, and one event per file a
 //! Bash call's `bashEditDiff` names; skips an explicit `success: false`; a Bash call that names
 //! no file is left to the stop-time reconcile without opening anything. An edit in a linked
@@ -12,15 +13,13 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::wire::{self, Payload};
+use super::input::{Ignored, Input};
+use super::wire;
 use super::{debug, hook_budget, micros, Hook};
 use crate::events::record::{self, Outcome};
 use crate::events::worktree::event_path;
 use crate::events::{Event, Run};
 use crate::workspace::{normalize, GlobalOpts, Workspace};
-
-/// The tools whose calls change a file.
-pub const EDIT_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
 
 /// What to do with one payload.
 #[derive(Debug, PartialEq)]
@@ -33,17 +32,14 @@ pub enum Decision {
 
 pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<()> {
     let payload = wire::parse(input);
-    // Most Bash calls change no file, or run where the client lists none: nothing to record
-    // and nothing worth a database write (reconcile is the backstop).
-    if payload
-        .as_ref()
-        .is_ok_and(|p| p.tool_name.as_deref() == Some("Bash") && bash_files(p).is_none())
-    {
+    // Nothing to record and nothing worth a database write (reconcile is the backstop).
+    let reduced = Input::of(Hook::PostToolUse, payload.as_ref().ok());
+    if reduced == Input::Ignored(Ignored::BashNamesNoFile) {
         return Ok(());
     }
     let ws = Workspace::resolve(g)?;
     let budget = hook_budget(&ws);
-    match decide(&ws, payload.as_ref().ok()) {
+    match decide_input(&ws, reduced) {
         Decision::Record(evs, detail) => {
             match record::record(&ws, budget, &evs, detail.as_deref(), started)? {
                 Outcome::Recorded => {}
@@ -68,64 +64,43 @@ pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<()> {
     Ok(())
 }
 
-/// The files a Bash call's `bashEditDiff` names and how many changed files it leaves unnamed,
-/// or `None` when it names none.
-fn bash_files(p: &Payload) -> Option<(Vec<&str>, u64)> {
-    let diff = p.tool_response.as_ref()?.bash_edit_diff.as_ref()?;
-    // `unavailable` alone says nothing changed that the client could see; with `changedFiles`
-    // it still names the files (the client lists paths when the diff itself failed).
-    let paths = diff.paths();
-    (!paths.is_empty()).then(|| (paths, diff.unnamed()))
+/// Reduces a payload (`None`: not a JSON object) to events or a reason to skip (`run` reduces
+/// once and calls `decide_input`).
+#[cfg(test)]
+pub fn decide(ws: &Workspace, payload: Option<&wire::Payload>) -> Decision {
+    decide_input(ws, Input::of(Hook::PostToolUse, payload))
 }
 
-/// Reduces a payload (`None`: not a JSON object) to events or a reason to skip.
-pub fn decide(ws: &Workspace, payload: Option<&Payload>) -> Decision {
-    let Some(p) = payload else {
-        return Decision::Skip("ignored", None);
-    };
-    let session = Payload::non_empty(&p.session_id).map(String::from);
-    let tool = match Payload::non_empty(&p.tool_name) {
-        Some(t) if EDIT_TOOLS.contains(&t) || t == "Bash" => t,
-        _ => return Decision::Skip("skipped-tool", session),
-    };
-    let response = p.tool_response.as_ref();
-    if response.and_then(|r| r.success) == Some(false) {
-        return Decision::Skip("skipped-failed", session);
-    }
-    let (files, detail): (Vec<&str>, Option<String>) = if tool == "Bash" {
-        match bash_files(p) {
-            Some((paths, unnamed)) => {
-                let detail = (unnamed > 0)
-                    .then(|| format!("Bash: {unnamed} more changed file(s) not named (reconcile)"));
-                (paths, detail)
-            }
-            None => (Vec::new(), None),
+fn decide_input(ws: &Workspace, input: Input<'_>) -> Decision {
+    let e = match input {
+        Input::Edit(e) => e,
+        Input::Ignored(why) => {
+            return Decision::Skip(why.outcome(), why.session().map(String::from))
         }
-    } else {
-        let input = p.tool_input.as_ref();
-        let file = input
-            .and_then(|i| Payload::non_empty(&i.file_path).or(Payload::non_empty(&i.notebook_path)))
-            .or_else(|| response.and_then(|r| Payload::non_empty(&r.file_path)));
-        (file.into_iter().collect(), None)
+        // A PostToolUse payload reduces to an edit or nothing.
+        Input::Stop(_) | Input::LeadTurn { .. } => return Decision::Skip("ignored", None),
     };
-    let Some(session_id) = session.clone().filter(|_| !files.is_empty()) else {
-        return Decision::Skip("skipped-missing", session);
-    };
-    let cwd = Payload::non_empty(&p.cwd);
+    let detail = (e.unnamed > 0).then(|| {
+        format!(
+            "Bash: {} more changed file(s) not named (reconcile)",
+            e.unnamed
+        )
+    });
     let ts = crate::events::now_ts();
-    let events = files
-        .into_iter()
+    let events = e
+        .files
+        .iter()
         .map(|file| {
-            let at = event_path(ws, &absolute(ws, cwd, file));
+            let at = event_path(ws, &absolute(ws, e.cwd, file));
             Event {
-                session_id: session_id.clone(),
-                tool_name: tool.to_string(),
+                session_id: e.session.to_string(),
+                tool_name: e.tool.to_string(),
                 path: at.path,
                 abs_path: at.abs_path,
-                agent_id: Payload::non_empty(&p.agent_id).map(String::from),
-                agent_type: Payload::non_empty(&p.agent_type).map(String::from),
-                tool_use_id: Payload::non_empty(&p.tool_use_id).map(String::from),
-                cwd: cwd.map(String::from),
+                agent_id: e.agent_id.map(String::from),
+                agent_type: e.agent_type.map(String::from),
+                tool_use_id: e.tool_use_id.map(String::from),
+                cwd: e.cwd.map(String::from),
                 worktree: at.worktree,
                 ts: ts.clone(),
             }

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::wire::{self, Payload};
+use super::input::Input;
+use super::wire;
 use super::{audit_ctx, context_json, open_ctx, Hook, EMPTY};
 use crate::alert::format::{Kind, NO_CHANGES};
 use crate::alert::stop::{self, StopRequest};
@@ -30,12 +31,10 @@ pub fn is_implementer(config: &Config, agent_type: &str) -> bool {
 }
 
 pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<String> {
-    let Ok(p) = wire::parse(input) else {
+    let payload = wire::parse(input).ok();
+    let Input::Stop(stop) = Input::of(Hook::SubagentStop, payload.as_ref()) else {
         return Ok(EMPTY.into());
     };
-    if p.stop_hook_active == Some(true) {
-        return Ok(EMPTY.into());
-    }
     let ctx = open_ctx(g)?;
     crate::trace::note(
         "src hook subagent-stop",
@@ -45,21 +44,20 @@ pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<String> {
         Delivery::Lead => EMPTY.to_string(),
         Delivery::SubagentStop => context_json("SubagentStop", text),
     };
-    let agent_type = Payload::non_empty(&p.agent_type);
-    if let Some(t) = agent_type {
+    if let Some(t) = stop.agent_type {
         if !is_implementer(&ctx.config, t) {
             audit_ctx(
                 &ctx,
                 Hook::SubagentStop,
                 "ignored",
-                p.session_id.as_deref(),
+                payload.as_ref().and_then(|p| p.session_id.as_deref()),
                 Some(t),
                 started,
             );
             return Ok(EMPTY.into());
         }
     }
-    let Some(session) = Payload::non_empty(&p.session_id) else {
+    let Some(session) = stop.session else {
         audit_ctx(
             &ctx,
             Hook::SubagentStop,
@@ -72,10 +70,10 @@ pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<String> {
     };
     let req = StopRequest {
         session_id: session.to_string(),
-        agent_id: Payload::non_empty(&p.agent_id).map(String::from),
+        agent_id: stop.agent_id.map(String::from),
         // An empty agent type is an internal fork (it bypasses the matcher): it may report
         // edits, but a "no changes" note from it would only be noise for the lead.
-        store_empty: agent_type.is_some(),
+        store_empty: stop.agent_type.is_some(),
     };
     let stopped = stop::on_stop(&ctx, &req, started + ANALYSIS_DEADLINE)?;
     let outcome = match stopped.kind {

@@ -1,7 +1,7 @@
 //! The three Claude Code skills backed by `src` (execution-impact, execution-cascade,
 //! manage-codebase): their texts, frontmatter checks, and the plan to install or remove them.
 //!
-//! Owns the skill files only; hooks in settings.json belong to `events::settings`. Invariant: an
+//! Owns the skill files only; hooks in settings.json belong to `install::settings`. Invariant: an
 //! existing file is never overwritten without `force`, and removal only deletes a file whose
 //! content is still exactly what we wrote.
 
@@ -9,8 +9,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde::Deserialize;
-
-pub mod plugin;
 
 /// `(skill name, SKILL.md text)` of every skill we ship.
 pub const TEMPLATES: &[(&str, &str)] = &[

@@ -3,7 +3,7 @@
 //!
 //! Owns the plugin's files (manifest, marketplace, `hooks/hooks.json`, the hook script, the three
 //! skills) and the reading of the client's plugin records. Does not own the hook list (that is
-//! `events::settings::wanted`) nor the skill texts (`skills::TEMPLATES`): both are read, never
+//! `install::settings::wanted`) nor the skill texts (`skills::TEMPLATES`): both are read, never
 //! copied. Invariant: the tree is a pure function of this binary (the checked-in `plugin/` equals
 //! it, a test checks), and its hooks are exactly the entries `src init --claude` writes into the
 //! settings, with the same events, matchers and timeouts.
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde_json::{json, Map, Value};
 
-use crate::events::settings::{self, Wanted};
+use super::settings::{self, Wanted};
 
 /// The plugin's name (`src:execution-impact` is how its skills appear in the client).
 pub const NAME: &str = "src";
@@ -71,7 +71,7 @@ pub fn tree() -> Result<Vec<File>> {
             executable: true,
         },
     ];
-    for (name, text) in super::TEMPLATES {
+    for (name, text) in super::skills::TEMPLATES {
         files.push(file(&format!("skills/{name}/SKILL.md"), text.to_string()));
     }
     files.push(file("README.md", README.into()));

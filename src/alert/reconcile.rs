@@ -1,4 +1,5 @@
 //! Reconcile: find indexed files that changed on disk without an event (Bash, editors, `git`).
+//! Part of the stop (`alert::stop`), its only caller.
 //!
 //! Owns only the cheap comparison; the index decides what "changed" means. Invariant: stats
 //! indexed files (in parallel) against the size and mtime the index stored, and asks the index
@@ -17,13 +18,14 @@ use rusqlite::Connection;
 
 use crate::ctx::Ctx;
 use crate::index::{self, Freshness};
+use crate::store::sql::alert as sql;
 use crate::store::PooledConn;
 
-/// Compares with the index's own notion of a file's stat (`index::walk::stat_of`).
+/// Compares with the index's own notion of a file's stat (`crate::scan::walk::stat_of`).
 fn stat_differs(path: &Path, size: i64, mtime: i64) -> bool {
     match std::fs::metadata(path) {
         Ok(m) => {
-            let (s, t) = index::walk::stat_of(&m);
+            let (s, t) = crate::scan::walk::stat_of(&m);
             i64::try_from(s).ok() != Some(size) || t != mtime
         }
         Err(_) => true,
@@ -96,10 +98,7 @@ fn scan(conn: &Connection, cursor: i64, ctx: &Ctx, known: &BTreeSet<String>) -> 
     // A ring over the whole index in rowid order (the table's own order: no index lookups):
     // the files after the cursor, then those up to it. Read chunk by chunk, so a stop that runs
     // out of budget never loads the rest.
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, path, size, mtime_ns FROM files
-         WHERE id > ?1 AND (?2 IS NULL OR id <= ?2) ORDER BY id LIMIT ?3",
-    )?;
+    let mut stmt = conn.prepare_cached(sql::RECONCILE_CHUNK)?;
     let root = &ctx.ws.root;
     let mut differ: Vec<String> = Vec::new();
     let mut next_cursor = 0i64;
