@@ -61,8 +61,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// The folder this run's backups go to: `<state>/backup/<UTC timestamp>`.
 pub fn backup_dir(state_dir: &Path) -> PathBuf {
-    let ts = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
-    state_dir.join("backup").join(ts.to_string())
+    state_dir.join("backup").join(crate::clock::stamp())
 }
 
 /// Copies `path` (a file under `root`) to `dir` at its root-relative path, before `src`

@@ -5,6 +5,7 @@
 
 pub mod alert;
 pub mod cascade;
+pub mod clock;
 pub mod cmd;
 pub mod config;
 pub mod ctx;

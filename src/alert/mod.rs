@@ -39,7 +39,7 @@ pub fn watermark(conn: &Connection, session: &str) -> Result<Watermark> {
 pub fn advance(tx: &Connection, session: &str, to: Watermark) -> Result<()> {
     tx.execute(
         sql::ADVANCE_WATERMARK,
-        params![session, to.event_id, to.run_id, crate::events::now_ts()],
+        params![session, to.event_id, to.run_id, crate::clock::now()],
     )
     .context("moving the alert watermark")?;
     Ok(())
@@ -71,7 +71,7 @@ pub fn save(
             serde_json::to_string(&analysis.changed)?,
             serde_json::to_string(&analysis.dependents)?,
             analysis.timed_out,
-            crate::events::now_ts(),
+            crate::clock::now(),
             analysis.unattributed as i64
         ],
     )
@@ -104,7 +104,7 @@ pub fn take_pending(conn: &mut Connection, session: &str) -> Result<Option<Strin
         if rows.is_empty() {
             return Ok(None);
         }
-        let now = crate::events::now_ts();
+        let now = crate::clock::now();
         for (id, ..) in &rows {
             tx.execute(sql::MARK_DELIVERED, params![id, now])?;
         }

@@ -91,7 +91,7 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
         });
         looked_up = first?;
         let drift = drift?;
-        let ts = events::now_ts();
+        let ts = crate::clock::now();
         store::write(&mut conn, |tx| {
             for rel in &drift.paths {
                 let ev = Event {

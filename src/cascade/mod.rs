@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use rusqlite::{params, Connection};
 
+use crate::clock::now;
 use crate::ctx::Ctx;
 use crate::error::usage;
 use crate::store::sql::cascade as sql;
@@ -61,10 +62,6 @@ impl Shown {
     pub fn markdown(&self) -> String {
         report::markdown(&self.meta, &self.cascade, &self.edits)
     }
-}
-
-fn now() -> String {
-    chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
 }
 
 fn max_event_id(conn: &Connection) -> Result<i64> {

@@ -11,6 +11,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use super::machine::{Cascade, State};
+use crate::clock::now;
 use crate::store::sql::cascade as sql;
 
 /// Layout version of the `doc` JSON, stored in it as `v`. A field added with a serde default
@@ -58,10 +59,6 @@ struct Loaded {
 
 fn first_version() -> u32 {
     1
-}
-
-fn now() -> String {
-    chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
 }
 
 /// The active cascade that applies to `session`: its own, else an unbound one.

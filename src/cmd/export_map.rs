@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::budget::Budget;
+use crate::clock::today;
 use crate::ctx::Ctx;
 use crate::export::check::{self, CheckOptions, CheckReport};
 use crate::export::model::{self, Graph};
@@ -103,10 +104,6 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
         Some(path) => run_check(&ctx, args, path.as_deref(), max_lines, format),
         None => run_export(&ctx, args, max_lines, format),
     }
-}
-
-fn today() -> chrono::NaiveDate {
-    chrono::Local::now().date_naive()
 }
 
 fn run_export(ctx: &Ctx, args: &Args, max_lines: usize, format: Format) -> Result<ExitCode> {

@@ -70,7 +70,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
 fn prune_now_and_then(ctx: &Ctx) -> Result<()> {
     const KEY: &str = "last_prune";
     let mut conn = ctx.store.conn()?;
-    let today = chrono::Local::now().date_naive().to_string();
+    let today = crate::clock::today().to_string();
     if crate::store::meta_get(&conn, KEY)?.as_deref() == Some(today.as_str()) {
         return Ok(());
     }

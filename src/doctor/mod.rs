@@ -119,7 +119,7 @@ pub enum Repaired {
 /// created and indexed, and the spill journal is ingested into it; each step goes to `note`.
 pub fn repair(ws: &Workspace, note: &mut dyn FnMut(Repaired) -> Result<()>) -> Result<()> {
     if ws.db_path.exists() && store::probe_with(&ws.db_path, true).is_err() {
-        let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+        let stamp = crate::clock::stamp();
         for suffix in ["", "-wal", "-shm"] {
             let from = PathBuf::from(format!("{}{suffix}", ws.db_path.display()));
             if from.exists() {

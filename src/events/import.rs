@@ -71,7 +71,7 @@ fn parse_line(ws: &Workspace, session: &str, line: &str) -> Result<Event, String
         tool_use_id: None,
         cwd: None,
         worktree: at.worktree,
-        ts: when.to_rfc3339_opts(chrono::SecondsFormat::Millis, false),
+        ts: crate::clock::format(&when),
     })
 }
 
@@ -96,7 +96,7 @@ mod tests {
         let (events, bad) = parse(&ws, "s1", &text);
         assert_eq!(events.len(), 2);
         assert_eq!(events[0].path.as_deref(), Some(".claude/a.md"));
-        assert_eq!(events[0].ts, "2026-02-14T15:30:42.000+09:00");
+        assert_eq!(events[0].ts, "2026-02-14T15:30:42.000000+09:00");
         assert_eq!(events[1].path, None);
         let lines: Vec<usize> = bad.iter().map(|b| b.line).collect();
         assert_eq!(lines, vec![2, 4, 5]);

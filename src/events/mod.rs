@@ -68,12 +68,6 @@ impl Source {
     }
 }
 
-/// The current time as stored in `ts` columns: ISO-8601, local offset, microseconds (so two
-/// calls without a `tool_use_id` practically never share a timestamp).
-pub fn now_ts() -> String {
-    chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, false)
-}
-
 /// Stores `ev` unless it is already there; returns whether a row was added. A hook's own insert
 /// is new by construction; other sources (spill, import, reconcile) may offer an event again.
 pub fn insert(conn: &Connection, ev: &Event, source: Source) -> Result<bool> {
@@ -258,7 +252,7 @@ pub(crate) mod tests {
         old.ts = "2020-01-01T00:00:00.000+00:00".into();
         insert(&conn, &old, Source::Hook)?;
         let mut recent = ev("new", "a.md", None);
-        recent.ts = now_ts();
+        recent.ts = crate::clock::now();
         insert(&conn, &recent, Source::Hook)?;
         audit(
             &conn,

@@ -18,8 +18,9 @@ use crate::workspace::Workspace;
 
 /// What became of an event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    Recorded,
+pub enum Recorded {
+    /// In the database.
+    Stored,
     /// Written to the journal; the reason the database could not take it.
     Spilled(String),
 }
@@ -37,12 +38,12 @@ pub fn record(
     evs: &[Event],
     detail: Option<&str>,
     started: Instant,
-) -> Result<Outcome> {
+) -> Result<Recorded> {
     let Some(first) = evs.first() else {
-        return Ok(Outcome::Recorded);
+        return Ok(Recorded::Stored);
     };
     match write_db(ws, budget, evs, first, detail, started) {
-        Ok(()) => Ok(Outcome::Recorded),
+        Ok(()) => Ok(Recorded::Stored),
         Err(e) => {
             let reason = format!("{e:#}");
             for ev in evs {
@@ -55,7 +56,7 @@ pub fn record(
                     },
                 )?;
             }
-            Ok(Outcome::Spilled(reason))
+            Ok(Recorded::Spilled(reason))
         }
     }
 }
@@ -120,7 +121,7 @@ pub fn audit_only(ws: &Workspace, budget: Duration, run: &Run) -> Result<()> {
         return Ok(());
     }
     let conn = store::open_fast(&ws.db_path, budget)?;
-    audit(&conn, run, &super::now_ts())?;
+    audit(&conn, run, &crate::clock::now())?;
     Ok(())
 }
 
@@ -143,7 +144,7 @@ mod tests {
                 None,
                 Instant::now()
             )?,
-            Outcome::Recorded
+            Recorded::Stored
         );
         let locker = rusqlite::Connection::open(&ws.db_path)?;
         locker.execute_batch("BEGIN EXCLUSIVE")?;
@@ -155,7 +156,7 @@ mod tests {
             None,
             Instant::now(),
         )?;
-        assert!(matches!(out, Outcome::Spilled(_)), "{out:?}");
+        assert!(matches!(out, Recorded::Spilled(_)), "{out:?}");
         assert!(t.elapsed() < Duration::from_secs(2));
         locker.execute_batch("ROLLBACK")?;
         assert!(spill::has_backlog(&ws));

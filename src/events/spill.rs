@@ -210,7 +210,7 @@ fn ingest_dir(dir: &std::path::Path, conn: &mut Connection) -> Result<Ingested> 
 
 /// Inserts the lines of one journal in one transaction.
 fn ingest_bytes(conn: &mut Connection, bytes: &[u8]) -> Result<Ingested> {
-    let now = super::now_ts();
+    let now = crate::clock::now();
     crate::store::write(conn, |tx| {
         let mut got = Ingested::default();
         for raw in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {

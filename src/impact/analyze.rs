@@ -53,13 +53,13 @@ pub fn lap(what: &str, since: &mut Instant) {
 
 /// A finished, stored run and the input problems worth a line on stderr.
 #[derive(Debug, Clone)]
-pub struct Outcome {
+pub struct Analyzed {
     pub run: StoredRun,
     pub warnings: Vec<String>,
 }
 
 /// Runs the analysis for `input` and stores it.
-pub fn analyze(ctx: &Ctx, input: &Input) -> Result<Outcome> {
+pub fn analyze(ctx: &Ctx, input: &Input) -> Result<Analyzed> {
     let mut notes = Vec::new();
     let mut warnings = Vec::new();
     let raw = input_paths(ctx, input, &mut warnings)?;
@@ -100,7 +100,7 @@ pub fn analyze(ctx: &Ctx, input: &Input) -> Result<Outcome> {
     let mut conn = ctx.store.conn()?;
     let run = runs::save(&mut conn, l1, input.kind(), session)?;
     lap("store", &mut t);
-    Ok(Outcome { run, warnings })
+    Ok(Analyzed { run, warnings })
 }
 
 /// The graph part of a run, however it was read.

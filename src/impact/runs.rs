@@ -27,7 +27,7 @@ pub fn save(
     input_kind: &str,
     session: Option<&str>,
 ) -> Result<StoredRun> {
-    let created_at = chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, false);
+    let created_at = crate::clock::now();
     crate::store::write(conn, |tx| {
         // The id is only known after the insert; the row is completed in the same transaction.
         tx.execute(

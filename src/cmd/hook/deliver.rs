@@ -86,7 +86,7 @@ fn note_batch(g: &GlobalOpts, session: &str, started: Instant) -> Result<()> {
             session_id: Some(session),
             detail: Some(BATCH_EVENT),
         },
-        &events::now_ts(),
+        &crate::clock::now(),
     )?;
     Ok(())
 }

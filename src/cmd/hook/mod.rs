@@ -88,7 +88,7 @@ pub fn run(g: &GlobalOpts, args: &Args) -> Result<ExitCode> {
 /// spill and panic paths only, so the timestamp costs nothing on the hot path.)
 pub fn debug(hook: Hook, msg: &str) {
     crate::trace::note(
-        &format!("{} src hook {}", events::now_ts(), hook.name()),
+        &format!("{} src hook {}", crate::clock::now(), hook.name()),
         msg,
     );
 }
@@ -141,7 +141,7 @@ pub fn audit_ctx(
                 session_id: session,
                 detail,
             },
-            &events::now_ts(),
+            &crate::clock::now(),
         )
     });
     if let Err(e) = res {

@@ -16,7 +16,7 @@ use anyhow::Result;
 use super::input::{Ignored, Input};
 use super::wire;
 use super::{debug, hook_budget, micros, Hook};
-use crate::events::record::{self, Outcome};
+use crate::events::record::{self, Recorded};
 use crate::events::worktree::event_path;
 use crate::events::{Event, Run};
 use crate::workspace::{normalize, GlobalOpts, Workspace};
@@ -42,8 +42,8 @@ pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<()> {
     match decide_input(&ws, reduced) {
         Decision::Record(evs, detail) => {
             match record::record(&ws, budget, &evs, detail.as_deref(), started)? {
-                Outcome::Recorded => {}
-                Outcome::Spilled(why) => debug(Hook::PostToolUse, &format!("spilled: {why}")),
+                Recorded::Stored => {}
+                Recorded::Spilled(why) => debug(Hook::PostToolUse, &format!("spilled: {why}")),
             }
         }
         Decision::Skip(outcome, session) => {
@@ -86,7 +86,7 @@ fn decide_input(ws: &Workspace, input: Input<'_>) -> Decision {
             e.unnamed
         )
     });
-    let ts = crate::events::now_ts();
+    let ts = crate::clock::now();
     let events = e
         .files
         .iter()
