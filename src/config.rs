@@ -403,11 +403,6 @@ fn validate(c: &Config) -> std::result::Result<(), (&'static str, String)> {
     Ok(())
 }
 
-/// The commented default config that `src init` writes.
-pub fn default_yaml() -> String {
-    yaml_for(&Config::default())
-}
-
 /// Folders at a project's root that hold Claude Code components the way plugins and
 /// marketplaces lay them out (`agents/`, `skills/`, `plugins/<p>/…`), each with the glob that
 /// covers it.
@@ -522,7 +517,7 @@ mod tests {
 
     #[test]
     fn default_yaml_round_trips() -> Result<()> {
-        let l = parse(&default_yaml(), "d.yaml")?;
+        let l = parse(&yaml_for(&Config::default()), "d.yaml")?;
         assert_eq!(l.config, Config::default());
         assert!(l.warnings.is_empty());
         Ok(())

@@ -1,25 +1,36 @@
 //! `src`: tells a coding agent, or a person, which files became stale after an edit.
 //!
-//! The engine (store, scan, index, graph, events, alert, impact, cascade, export, query) knows
-//! nothing about the command line; `cmd` turns arguments into calls to it.
+//! The engine (store, scan, index, graph, events, alert, impact, cascade, export, query,
+//! install, doctor) knows nothing about the command line; `cmd` turns arguments into calls to
+//! it. Every module is `pub(crate)`: the binary needs `cmd` and `error` only, so the compiler
+//! reports any engine item nothing uses.
 
-pub mod alert;
-pub mod cascade;
-pub mod clock;
+pub(crate) mod alert;
+pub(crate) mod cascade;
+pub(crate) mod clock;
 pub mod cmd;
-pub mod config;
-pub mod ctx;
-pub mod doctor;
+pub(crate) mod config;
+pub(crate) mod ctx;
+pub(crate) mod doctor;
 pub mod error;
-pub mod events;
-pub mod export;
-pub mod fsutil;
-pub mod graph;
-pub mod impact;
-pub mod index;
-pub mod install;
-pub mod query;
-pub mod scan;
-pub mod store;
-pub mod trace;
-pub mod workspace;
+pub(crate) mod events;
+pub(crate) mod export;
+pub(crate) mod fsutil;
+pub(crate) mod graph;
+pub(crate) mod impact;
+pub(crate) mod index;
+pub(crate) mod install;
+pub(crate) mod query;
+pub(crate) mod scan;
+pub(crate) mod store;
+pub(crate) mod trace;
+pub(crate) mod workspace;
+
+/// What the integration tests read of the library besides the binary: the shapes they parse
+/// and the facts they check outputs against.
+pub mod facts {
+    pub use crate::config::Config;
+    pub use crate::impact::ImpactL1;
+    pub use crate::install::settings::wanted as wanted_hooks;
+    pub use crate::store::MIGRATIONS;
+}

@@ -132,14 +132,6 @@ impl Status {
             Status::Failed => "failed",
         }
     }
-
-    pub fn parse(s: &str) -> Option<Status> {
-        match s {
-            "complete" => Some(Status::Complete),
-            "failed" => Some(Status::Failed),
-            _ => None,
-        }
-    }
 }
 
 /// An outcome recorded explicitly (`src cascade record`).

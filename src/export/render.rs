@@ -40,7 +40,6 @@ pub struct Rendered {
     pub kept: Vec<Entry>,
     /// Paths left out to honour the line limit, in the order they were pruned.
     pub pruned: Vec<String>,
-    pub max_lines: usize,
 }
 
 /// Lines per entry: the `##` line, four fields and the blank line that separates entries.
@@ -117,12 +116,7 @@ pub fn render(header: &Header, mut entries: Vec<Entry>, limits: &Limits) -> Rend
         .map(|&i| entries[i].path.clone())
         .collect();
     let kept: Vec<Entry> = without(drop).into_iter().cloned().collect();
-    Rendered {
-        text,
-        kept,
-        pruned,
-        max_lines,
-    }
+    Rendered { text, kept, pruned }
 }
 
 /// `budget`: the byte budget pruned entries too, which the `Pruned` comment says with how to

@@ -101,10 +101,6 @@ impl Health {
         h.staleness_report = Some(staleness);
         h
     }
-
-    pub fn to_yaml(&self) -> anyhow::Result<String> {
-        Ok(serde_yaml::to_string(self)?)
-    }
 }
 
 #[cfg(test)]
@@ -140,7 +136,7 @@ mod tests {
             ),
             ("incremental-update", 3, 1, 1, 1)
         );
-        let yaml = h.to_yaml()?;
+        let yaml = serde_yaml::to_string(&h)?;
         assert!(
             yaml.starts_with("domain: homeostasis\nskill: manage-codebase\n"),
             "{yaml}"

@@ -122,13 +122,6 @@ pub struct Dependents {
     pub notes: Vec<String>,
 }
 
-impl Dependents {
-    /// Whether the answer is all there is: nothing cut, nothing unattributed, nothing stale.
-    pub fn complete(&self) -> bool {
-        !self.truncated && self.unattributed.is_empty() && self.notes.is_empty()
-    }
-}
-
 /// Looks up the dependents of `targets` (root-relative paths).
 /// `conn` is the caller's connection (one open per command: it costs as much as the reads).
 pub fn lookup(

@@ -158,32 +158,6 @@ pub fn edges_into(conn: &Connection, dsts: &[String]) -> Result<Vec<Edge>> {
     Ok(out)
 }
 
-/// The files that mention each of `dsts`: distinct `(src, dst)` paths, sorted. No evidence:
-/// the `edges_by_dst` index answers without reading the edge rows and their text, which for a
-/// much-mentioned file is most of `edges_into`'s cost.
-pub fn referrers_of(conn: &Connection, dsts: &[String]) -> Result<Vec<(String, String)>> {
-    let mut stmt = conn.prepare_cached(sql::REFERRERS)?;
-    let mut out = Vec::new();
-    for d in dsts {
-        for src in stmt.query_map([d], |r| r.get::<_, String>(0))? {
-            out.push((src?, d.clone()));
-        }
-    }
-    out.sort();
-    out.dedup();
-    Ok(out)
-}
-
-/// Every edge whose `src` is `src`, sorted by (dst, line).
-pub fn edges_from(conn: &Connection, src: &str) -> Result<Vec<Edge>> {
-    let mut stmt = conn.prepare_cached(sql::EDGES_FROM)?;
-    let mut out = stmt
-        .query_map([src], row_edge)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    out.sort_by(|a, b| (&a.dst, a.line, &a.name).cmp(&(&b.dst, b.line, &b.name)));
-    Ok(out)
-}
-
 /// Shortest unique path suffix of each indexed file (`execution-code/SKILL.md`, `implementer.md`).
 pub struct DisplayNames {
     names: HashMap<String, String>,
@@ -346,31 +320,6 @@ mod tests {
         assert_eq!(gone.get("e/x/same.md"), "e/x/same.md");
         let gone = DisplayNames::load_for(&conn, ["e/z/implementer.md"])?;
         assert_eq!(gone.get("e/z/implementer.md"), "z/implementer.md");
-        Ok(())
-    }
-
-    #[test]
-    fn referrers_are_the_distinct_pairs_of_the_edges_into() -> Result<()> {
-        let mut conn = Connection::open_in_memory()?;
-        crate::store::migrate(&mut conn, std::path::Path::new(":memory:"))?;
-        conn.execute_batch(
-            "INSERT INTO files(id, path, size, mtime_ns, hash, scanned_at, content_changed_at)
-                 VALUES (1, 'a.md', 1, 0, 'h', 't', 't'), (2, 'b.md', 1, 0, 'h', 't', 't'),
-                        (3, 'c.md', 1, 0, 'h', 't', 't');
-             INSERT INTO edges(src_id, dst_id, name, line, text, resolution)
-                 VALUES (2, 1, 'a.md', 1, 'a.md', 'unique'), (2, 1, 'a.md', 2, 'a.md', 'unique'),
-                        (3, 1, 'a.md', 3, 'a.md', 'unique'), (1, 2, 'b.md', 1, 'b.md', 'unique');",
-        )?;
-        let wanted = ["a.md".to_string(), "gone.md".to_string()];
-        let got = referrers_of(&conn, &wanted)?;
-        let s = |a: &str, b: &str| (a.to_string(), b.to_string());
-        assert_eq!(got, vec![s("b.md", "a.md"), s("c.md", "a.md")]);
-        let mut from_edges: Vec<(String, String)> = edges_into(&conn, &wanted)?
-            .into_iter()
-            .map(|e| (e.src, e.dst))
-            .collect();
-        from_edges.dedup();
-        assert_eq!(got, from_edges);
         Ok(())
     }
 

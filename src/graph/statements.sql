@@ -8,18 +8,6 @@ SELECT s.path, d.path, e.name, e.line, e.text, e.resolution, e.kind
 FROM files d JOIN edges e ON e.dst_id = d.id JOIN files s ON s.id = e.src_id
 WHERE d.path = ?1
 
--- name: EDGES_FROM
--- Every edge out of the file at path ?1, columns as EDGES_INTO.
-SELECT s.path, d.path, e.name, e.line, e.text, e.resolution, e.kind
-FROM files s JOIN edges e ON e.src_id = s.id JOIN files d ON d.id = e.dst_id
-WHERE s.path = ?1
-
--- name: REFERRERS
--- The paths of the files that mention the file at path ?1. No evidence: the `edges_by_dst`
--- index answers without reading the edge rows and their text.
-SELECT s.path FROM files s WHERE s.id IN
-  (SELECT e.src_id FROM edges e WHERE e.dst_id = (SELECT id FROM files WHERE path = ?1))
-
 -- name: IS_INDEXED
 -- A row when path ?1 is indexed.
 SELECT 1 FROM files WHERE path = ?1

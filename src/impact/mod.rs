@@ -19,7 +19,7 @@ pub mod decide;
 pub mod render;
 pub mod runs;
 
-pub use analyze::{analyze, Analyzed, Input};
+pub use analyze::{analyze, Input};
 
 /// Version of the L1 document layout; bumped on any breaking change.
 pub const SCHEMA_VERSION: u32 = 1;

@@ -25,7 +25,7 @@ use crate::scan::walk;
 use crate::store::{meta_get, meta_set};
 
 pub(crate) use apply::{file_exists, tree_of};
-pub use status::{status, Recommendation, Status};
+pub use status::status;
 
 /// `meta` keys written by the index.
 pub const META_LAST_FULL: &str = "last_full_scan";

@@ -8,7 +8,6 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use serde::Deserialize;
 
 /// `(skill name, SKILL.md text)` of every skill we ship.
 pub const TEMPLATES: &[(&str, &str)] = &[
@@ -26,10 +25,12 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ),
 ];
 
+#[cfg(test)]
 /// The seed's ADR-SRC-7 budget for one skill description (the hard limit is 1,024).
 pub const DESCRIPTION_BUDGET: usize = 750;
 
-#[derive(Debug, Clone, Deserialize)]
+#[cfg(test)]
+#[derive(Debug, Clone, serde::Deserialize)]
 pub struct Frontmatter {
     pub name: String,
     pub description: String,
@@ -37,6 +38,7 @@ pub struct Frontmatter {
     pub disable_model_invocation: bool,
 }
 
+#[cfg(test)]
 /// Parses the YAML frontmatter between the leading `---` lines.
 pub fn frontmatter(text: &str) -> Result<Frontmatter> {
     let rest = text
@@ -48,6 +50,7 @@ pub fn frontmatter(text: &str) -> Result<Frontmatter> {
     serde_yaml::from_str(&rest[..end]).context("parsing the skill frontmatter")
 }
 
+#[cfg(test)]
 /// Every `src …` command line in a skill body: lines of ```sh blocks and inline `src …` spans.
 pub fn command_lines(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -84,7 +87,6 @@ pub enum Step {
 
 #[derive(Debug, Clone)]
 pub struct Planned {
-    pub name: &'static str,
     pub path: PathBuf,
     pub text: &'static str,
     pub step: Step,
@@ -109,12 +111,7 @@ pub fn plan(root: &Path, force: bool) -> Vec<Planned> {
                 Err(_) if path.exists() => Step::Overwrite,
                 Err(_) => Step::Create,
             };
-            Planned {
-                name,
-                path,
-                text,
-                step,
-            }
+            Planned { path, text, step }
         })
         .collect()
 }

@@ -11,9 +11,8 @@ pub mod format;
 pub mod params;
 pub mod schema;
 
-pub use catalog::{CannedQuery, ParamSpec, ParamType};
-pub use exec::{run_adhoc, run_adhoc_within, run_canned};
-pub use format::{sink, Collected, Format, Sink};
+pub use exec::{run_adhoc_within, run_canned};
+pub use format::{sink, Collected, Format};
 
 /// Read-side tuning for a query connection: memory-mapped reads (whole-graph aggregations on a
 /// 100 MB database spend more time in `read` syscalls than in SQL otherwise), a larger page

@@ -19,7 +19,6 @@ use crate::store::{self, MIGRATIONS};
 pub struct SchemaObject {
     pub kind: String,
     pub name: String,
-    pub table: String,
     pub sql: String,
     pub comment: Option<String>,
 }
@@ -83,7 +82,6 @@ pub fn objects() -> Result<Vec<SchemaObject>> {
         Ok(SchemaObject {
             kind: r.get(0)?,
             name: r.get(1)?,
-            table: r.get(2)?,
             sql: r.get(3)?,
             comment: None,
         })

@@ -292,6 +292,7 @@ fn is_path_byte(b: u8) -> bool {
 }
 
 /// The cue of the occurrence `hay[s..e]` of a name, in a file whose language is `lang`.
+#[cfg(test)]
 pub fn cue_at(hay: &[u8], s: usize, e: usize, lang: Option<Lang>) -> Cue {
     cue_in(hay, s, e, lang, false)
 }

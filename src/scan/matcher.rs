@@ -178,10 +178,6 @@ impl Matcher {
         self.names.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
-    }
-
     pub fn name(&self, id: u32) -> &str {
         &self.names[id as usize]
     }
@@ -359,18 +355,6 @@ pub fn evidence_around(hay: &[u8], s: usize, e: usize) -> String {
         out.push('…');
     }
     out
-}
-
-/// The line holding byte `at`, trimmed, lossy UTF-8, at most `MAX_TEXT_CHARS` characters.
-pub fn evidence(hay: &[u8], at: usize) -> String {
-    let start = memchr::memrchr(b'\n', &hay[..at]).map_or(0, |i| i + 1);
-    let end = memchr::memchr(b'\n', &hay[at..]).map_or(hay.len(), |i| at + i);
-    let text = String::from_utf8_lossy(&hay[start..end]);
-    let text = text.trim();
-    match text.char_indices().nth(MAX_TEXT_CHARS) {
-        Some((cut, _)) => text[..cut].to_string(),
-        None => text.to_string(),
-    }
 }
 
 #[cfg(test)]

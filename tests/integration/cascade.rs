@@ -482,7 +482,7 @@ fn cascades_of_a_version_10_database_read_the_same_after_migration() {
         std::fs::create_dir_all(p.path(".src")).unwrap_or_else(|e| panic!("mkdir .src: {e}"));
         let conn = rusqlite::Connection::open(p.path(".src/src.db"))
             .unwrap_or_else(|e| panic!("open: {e}"));
-        for (num, name, sql) in src_engine::store::MIGRATIONS.iter().filter(|m| m.0 <= 10) {
+        for (num, name, sql) in src_engine::facts::MIGRATIONS.iter().filter(|m| m.0 <= 10) {
             conn.execute_batch(sql)
                 .and_then(|()| conn.pragma_update(None, "user_version", num))
                 .unwrap_or_else(|e| panic!("migration {num} {name}: {e}"));

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use src_engine::impact::ImpactL1;
+use src_engine::facts::ImpactL1;
 
 use crate::util::{fixtures, src, stdout_of, Project};
 

@@ -10,10 +10,10 @@ use crate::util::{src, stdout_of, Project};
 
 /// `Event [matcher]: ` (or `Event: `) of each entry src installs, as doctor names them.
 fn wanted_names() -> Vec<String> {
-    let types = src_engine::config::Config::default()
+    let types = src_engine::facts::Config::default()
         .alerts
         .implementer_types;
-    src_engine::install::settings::wanted(&types)
+    src_engine::facts::wanted_hooks(&types)
         .into_iter()
         .map(|w| match w.matcher {
             Some(m) => format!("{} [{m}]: ", w.event),
