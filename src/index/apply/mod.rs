@@ -88,6 +88,10 @@ pub(crate) fn apply(
     plan: Plan,
     progress: Option<&indicatif::ProgressBar>,
 ) -> Result<IndexReport> {
+    anyhow::ensure!(
+        !plan.full || !conn.is_autocommit(),
+        "a full rebuild runs inside its RebuildGuard"
+    );
     // The index's inserts touch several B-trees at random; the default 2 MB page cache thrashes.
     conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
     if plan.full {
