@@ -15,13 +15,14 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rusqlite::Connection;
 use serde::Serialize;
 
 use crate::ctx::Ctx;
 // The walk is scanning's; `super::walk` in the phases below names it.
 use crate::scan::walk;
+use crate::store::sql::index as sql;
 use crate::store::{meta_get, meta_set};
 
 pub(crate) use apply::{file_exists, tree_of};
@@ -108,65 +109,19 @@ pub fn run(ctx: &Ctx, opts: &IndexOptions) -> Result<IndexReport> {
     );
     // A full rebuild is all or nothing: one transaction, so the previous index keeps answering
     // (other processes read their snapshot) until the new one commits, and a failure (a full
-    // disk, a crash) leaves the previous one as it was. Foreign keys are off for its whole
-    // length (a pragma cannot change inside a transaction); every delete it makes names the
-    // children itself.
-    if full {
-        conn.pragma_update(None, "foreign_keys", "OFF")?;
-        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
-            let _ = conn.pragma_update(None, "foreign_keys", "ON");
-            return Err(e).context("starting the full rebuild");
-        }
-    }
-    let applied = (|| -> Result<IndexReport> {
-        if full {
-            crate::store::write(&mut conn, |tx| meta_set(tx, META_IN_PROGRESS, &now()))?;
-        }
-        let progress = (opts.progress && std::io::stderr().is_terminal()).then(|| {
-            let bar = indicatif::ProgressBar::new(0);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {msg}")
-                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            bar
-        });
-        let report = apply::apply(ctx, &mut conn, plan, progress.as_ref())?;
-        if let Some(bar) = progress {
-            bar.finish_and_clear();
-        }
-        fail_point("before-commit")?;
-        crate::store::write(&mut conn, |tx| {
-            let key = if full {
-                META_LAST_FULL
-            } else {
-                META_LAST_INCREMENTAL
-            };
-            meta_set(tx, key, &now())?;
-            meta_set(tx, META_FINGERPRINT, &fp)?;
-            tx.execute("DELETE FROM meta WHERE key = ?1", [META_IN_PROGRESS])?;
-            Ok(())
-        })?;
-        if full {
-            conn.execute_batch("COMMIT")
-                .context("committing the full rebuild")?;
-        }
-        Ok(report)
-    })();
-    let mut report = match applied {
-        Ok(r) => r,
-        Err(e) => {
-            if full && !conn.is_autocommit() {
-                let _ = conn.execute_batch("ROLLBACK");
-            }
-            if full {
-                let _ = conn.pragma_update(None, "foreign_keys", "ON");
-            }
-            return Err(e.context("the index was left as it was before this run"));
-        }
+    // disk, a crash) leaves the previous one as it was. The guard holds that transaction and
+    // the rebuild's pragmas, and restores the connection however the rebuild ends.
+    let applied = if full {
+        let mut guard = apply::RebuildGuard::begin(&mut conn)?;
+        record(ctx, &mut guard, plan, opts, &fp, full).and_then(|r| {
+            guard.commit()?;
+            Ok(r)
+        })
+    } else {
+        record(ctx, &mut conn, plan, opts, &fp, full)
     };
-    if full {
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-    }
+    let mut report =
+        applied.map_err(|e| e.context("the index was left as it was before this run"))?;
     report.mode = if full { "full" } else { "incremental" }.to_string();
     if walk_errors > 0 {
         notes.push(format!(
@@ -180,11 +135,49 @@ pub fn run(ctx: &Ctx, opts: &IndexOptions) -> Result<IndexReport> {
     Ok(report)
 }
 
+/// Applies `plan` and records the run in `meta` (inside a full rebuild's transaction, if any).
+fn record(
+    ctx: &Ctx,
+    conn: &mut Connection,
+    plan: plan::Plan,
+    opts: &IndexOptions,
+    fp: &str,
+    full: bool,
+) -> Result<IndexReport> {
+    if full {
+        crate::store::write(conn, |tx| meta_set(tx, META_IN_PROGRESS, &now()))?;
+    }
+    let progress = (opts.progress && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let report = apply::apply(ctx, conn, plan, progress.as_ref())?;
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    fail_point("before-commit")?;
+    crate::store::write(conn, |tx| {
+        let key = if full {
+            META_LAST_FULL
+        } else {
+            META_LAST_INCREMENTAL
+        };
+        meta_set(tx, key, &now())?;
+        meta_set(tx, META_FINGERPRINT, fp)?;
+        tx.execute(sql::DELETE_META, [META_IN_PROGRESS])?;
+        Ok(())
+    })?;
+    Ok(report)
+}
+
 fn finish(conn: &Connection, report: &mut IndexReport, start: Instant) -> Result<()> {
-    report.files_in_scope =
-        conn.query_row("SELECT count(*) FROM files", [], |r| r.get::<_, i64>(0))? as u64;
-    report.edges = conn.query_row("SELECT count(*) FROM edges", [], |r| r.get::<_, i64>(0))? as u64;
-    let mut stmt = conn.prepare_cached("SELECT reason, count(*) FROM skipped GROUP BY reason")?;
+    report.files_in_scope = conn.query_row(sql::FILE_COUNT, [], |r| r.get::<_, i64>(0))? as u64;
+    report.edges = conn.query_row(sql::EDGE_COUNT, [], |r| r.get::<_, i64>(0))? as u64;
+    let mut stmt = conn.prepare_cached(sql::SKIPPED_BY_REASON)?;
     for row in stmt.query_map([], |r| {
         Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
     })? {
@@ -264,7 +257,7 @@ pub fn freshness_with(
     paths: &[String],
 ) -> Result<Vec<(String, Freshness)>> {
     use rusqlite::OptionalExtension;
-    let mut stmt = conn.prepare_cached("SELECT size, mtime_ns, hash FROM files WHERE path = ?1")?;
+    let mut stmt = conn.prepare_cached(sql::STAT_BY_PATH)?;
     let mut out = Vec::with_capacity(paths.len());
     for p in paths {
         let row: Option<(i64, i64, String)> = stmt

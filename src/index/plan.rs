@@ -12,6 +12,7 @@ use rusqlite::Connection;
 
 use crate::ctx::Ctx;
 use crate::scan::walk::{stat_of, Entry, PathFilter, Skip, Walked};
+use crate::store::sql::index as sql;
 
 /// What to do to the `skipped` table.
 pub enum SkipUpdate {
@@ -41,7 +42,7 @@ pub struct Stored {
 
 /// Every indexed file by path. (foldhash: this map is on the path of every incremental run.)
 pub fn load_files(conn: &Connection) -> Result<foldhash::HashMap<String, Stored>> {
-    let mut stmt = conn.prepare_cached("SELECT id, path, size, mtime_ns, hash FROM files")?;
+    let mut stmt = conn.prepare_cached(sql::STORED_FILES)?;
     let mut rows = stmt.query([])?;
     let mut out = foldhash::HashMap::default();
     while let Some(r) = rows.next()? {
@@ -60,7 +61,7 @@ pub fn load_files(conn: &Connection) -> Result<foldhash::HashMap<String, Stored>
 
 /// `path -> (reason, size, mtime)` of skipped files.
 fn load_skipped(conn: &Connection) -> Result<foldhash::HashMap<String, Skip>> {
-    let mut stmt = conn.prepare_cached("SELECT path, reason, size, mtime_ns FROM skipped")?;
+    let mut stmt = conn.prepare_cached(sql::SKIPPED_ROWS)?;
     let mut rows = stmt.query([])?;
     let mut out = foldhash::HashMap::default();
     while let Some(r) = rows.next()? {
@@ -115,7 +116,7 @@ pub fn from_walk(
     let errors = walked.errors;
     if full {
         let mut previous = HashMap::new();
-        let mut stmt = conn.prepare_cached("SELECT hash, content_changed_at FROM files")?;
+        let mut stmt = conn.prepare_cached(sql::CHANGE_DATES)?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             previous.insert(r.get(0)?, r.get(1)?);
@@ -164,8 +165,7 @@ pub fn from_walk(
 pub fn from_paths(ctx: &Ctx, conn: &Connection, paths: &[String]) -> Result<Plan> {
     let filter = PathFilter::new(&ctx.ws, &ctx.config)?;
     let max = ctx.config.limits.max_file_bytes;
-    let mut one =
-        conn.prepare_cached("SELECT id, size, mtime_ns, hash FROM files WHERE path = ?1")?;
+    let mut one = conn.prepare_cached(sql::STORED_BY_PATH)?;
     let skipped = load_skipped(conn)?;
     let mut plan = Plan {
         full: false,

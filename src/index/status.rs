@@ -17,6 +17,7 @@ use super::{
 use crate::ctx::Ctx;
 use crate::scan::walk;
 use crate::store::meta_get;
+use crate::store::sql::index as sql;
 
 /// Above this share of stale files a full regeneration is recommended (the seed's 30%).
 pub const FULL_REGEN_SHARE: f64 = 0.30;
@@ -74,7 +75,7 @@ pub fn status(ctx: &Ctx) -> Result<Status> {
     let mut new = Vec::new();
     let mut moved = Vec::new();
     let skipped_paths: std::collections::HashSet<String> = {
-        let mut stmt = conn.prepare_cached("SELECT path FROM skipped")?;
+        let mut stmt = conn.prepare_cached(sql::SKIPPED_PATHS)?;
         let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
@@ -103,9 +104,9 @@ pub fn status(ctx: &Ctx) -> Result<Status> {
     missing.sort();
     out_of_scope.sort();
     new.sort();
-    let indexed = conn.query_row("SELECT count(*) FROM files", [], |r| r.get::<_, i64>(0))? as u64;
+    let indexed = conn.query_row(sql::FILE_COUNT, [], |r| r.get::<_, i64>(0))? as u64;
     let mut skipped = BTreeMap::new();
-    let mut stmt = conn.prepare_cached("SELECT reason, count(*) FROM skipped GROUP BY reason")?;
+    let mut stmt = conn.prepare_cached(sql::SKIPPED_BY_REASON)?;
     for row in stmt.query_map([], |r| {
         Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
     })? {

@@ -1,0 +1,203 @@
+//! The name delta: which names leave, arrive or move with a plan, read before anything is
+//! written, and the reads that turn vanished or new names into files to scan.
+//!
+//! Owns the reads that decide the work; writes nothing. Invariant: every name whose set of
+//! bearers a plan changes is in `removed_names`, `added_names` or `changed_names`, and a name
+//! no file bore before is in `new_names` (incremental runs only: a full rebuild scans all).
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use rusqlite::{Connection, OptionalExtension};
+
+use crate::index::plan::Plan;
+use crate::scan::frontmatter_of;
+use crate::scan::names::{names_with, NameKind};
+use crate::store::sql::index as sql;
+
+/// The frontmatter name of a checked (stat changed) Markdown file: the one stored, and the one
+/// its head declares now.
+pub(super) struct FmCheck {
+    pub(super) id: i64,
+    pub(super) old: Option<String>,
+    pub(super) new: Option<String>,
+}
+
+/// What a plan does to the set of names, known before the pass.
+pub(super) struct NameDelta {
+    /// Names that leave with removed files or with a changed frontmatter name.
+    pub(super) removed_names: HashSet<String>,
+    /// The frontmatter name of each added file, by position (empty for a full rebuild until
+    /// its early build has read them).
+    pub(super) added_fm: Vec<Option<String>>,
+    /// The names of each added file, by position (the early build shares them).
+    pub(super) added_names: Arc<Vec<Vec<(String, NameKind)>>>,
+    /// The frontmatter name each checked file has for this pass.
+    pub(super) check_fm: HashMap<i64, Option<String>>,
+    /// Checked files whose frontmatter name changed.
+    pub(super) fm_changes: Vec<FmCheck>,
+    /// The frontmatter names those files declare now.
+    pub(super) changed_names: Vec<String>,
+    /// Arriving names no file bore before: every other file is probed for them.
+    pub(super) new_names: Vec<String>,
+}
+
+impl NameDelta {
+    /// Reads the delta of `plan`; the content dates of removed files go into `left` (a file
+    /// that reappears under another path keeps its date).
+    pub(super) fn of(
+        conn: &Connection,
+        root: &Path,
+        plan: &Plan,
+        names_cfg: &crate::config::Names,
+        left: &mut HashMap<String, String>,
+    ) -> Result<NameDelta> {
+        let mut removed_names: HashSet<String> = HashSet::new();
+        for (id, _) in &plan.removed {
+            let mut stmt = conn.prepare_cached(sql::NAMES_OF_FILE)?;
+            for n in stmt.query_map([id], |r| r.get::<_, String>(0))? {
+                removed_names.insert(n?);
+            }
+            let mut stmt = conn.prepare_cached(sql::CHANGE_DATE_OF)?;
+            let mut rows = stmt.query([id])?;
+            if let Some(r) = rows.next()? {
+                left.insert(r.get(0)?, r.get(1)?);
+            }
+        }
+        // Names that come from content (a Markdown file's frontmatter `name:`) are known before
+        // the pass from a read of the head of each file about to be read, so that the automaton
+        // holds them and a changed name is a name delta like an added or removed file's. A full
+        // rebuild reads them on the thread that builds its automaton, while the writer writes
+        // the paths' names, and writes them after.
+        let added_fm: Vec<Option<String>> = if plan.full {
+            Vec::new()
+        } else {
+            plan.added
+                .par_iter()
+                .map(|e| frontmatter_of(root, &e.path, names_cfg))
+                .collect()
+        };
+        let added_names: Arc<Vec<Vec<(String, NameKind)>>> = Arc::new(
+            plan.added
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let fm = added_fm.get(i).and_then(Option::as_deref);
+                    names_with(&e.path, fm, names_cfg)
+                })
+                .collect(),
+        );
+        let fm_checks = frontmatter_checks(conn, root, &plan.checks, names_cfg)?;
+        let check_fm: HashMap<i64, Option<String>> =
+            fm_checks.iter().map(|c| (c.id, c.new.clone())).collect();
+        let fm_changes: Vec<FmCheck> = fm_checks.into_iter().filter(|c| c.old != c.new).collect();
+        let mut changed_names: Vec<String> = Vec::new();
+        for c in &fm_changes {
+            removed_names.extend(c.old.iter().cloned());
+            changed_names.extend(c.new.iter().cloned());
+        }
+        let mut new_names: Vec<String> = Vec::new();
+        if !plan.full {
+            let mut stmt = conn.prepare_cached(sql::NAME_EXISTS)?;
+            let mut seen = HashSet::new();
+            let arriving = added_names
+                .iter()
+                .flatten()
+                .map(|(n, _)| n)
+                .chain(&changed_names);
+            for n in arriving {
+                if seen.insert(n.as_str()) && !stmt.exists([n])? {
+                    new_names.push(n.clone());
+                }
+            }
+        }
+        Ok(NameDelta {
+            removed_names,
+            added_fm,
+            added_names,
+            check_fm,
+            fm_changes,
+            changed_names,
+            new_names,
+        })
+    }
+
+    /// Names whose set of bearers changed (incremental runs): their mentions resolve anew.
+    pub(super) fn reresolve(&self) -> HashSet<String> {
+        let mut out: HashSet<String> = self.removed_names.clone();
+        out.extend(self.added_names.iter().flatten().map(|(n, _)| n.clone()));
+        out.extend(self.changed_names.iter().cloned());
+        out
+    }
+}
+
+/// Reads the head of each checked Markdown file (in parallel) and compares its frontmatter name
+/// with the stored one.
+fn frontmatter_checks(
+    conn: &Connection,
+    root: &Path,
+    checks: &[(i64, String, String)],
+    cfg: &crate::config::Names,
+) -> Result<Vec<FmCheck>> {
+    let md: Vec<&(i64, String, String)> = checks
+        .iter()
+        .filter(|(_, p, _)| crate::scan::frontmatter::applies_to(p))
+        .collect();
+    if md.is_empty() {
+        return Ok(Vec::new());
+    }
+    let now: Vec<Option<String>> = md
+        .par_iter()
+        .map(|(_, p, _)| frontmatter_of(root, p, cfg))
+        .collect();
+    let mut stmt = conn.prepare_cached(sql::FRONTMATTER_NAME)?;
+    let mut out = Vec::with_capacity(md.len());
+    for ((id, _, _), new) in md.into_iter().zip(now) {
+        let old: Option<String> = stmt.query_row([id], |r| r.get(0)).optional()?;
+        out.push(FmCheck { id: *id, old, new });
+    }
+    Ok(out)
+}
+
+/// Of `names`, those no file bears any more.
+pub(super) fn without_bearers<'a>(
+    conn: &Connection,
+    names: impl Iterator<Item = &'a String>,
+) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(sql::NAME_EXISTS)?;
+    let mut out = Vec::new();
+    for n in names {
+        if !stmt.exists([n])? {
+            out.push(n.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Ids of files with a mention of one of `names`.
+pub(super) fn mention_sources(conn: &Connection, names: &[String]) -> Result<HashSet<i64>> {
+    let mut stmt = conn.prepare_cached(sql::MENTION_SOURCES)?;
+    let mut out = HashSet::new();
+    for n in names {
+        for id in stmt.query_map([n], |r| r.get::<_, i64>(0))? {
+            out.insert(id?);
+        }
+    }
+    Ok(out)
+}
+
+/// `(id, path, hash, frontmatter name)` of an indexed file.
+pub(super) type IndexedFile = (i64, String, String, Option<String>);
+
+/// Every indexed file.
+pub(super) fn indexed_files(conn: &Connection) -> Result<Vec<IndexedFile>> {
+    let mut stmt = conn.prepare_cached(sql::INDEXED_FILES)?;
+    let rows = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .context("listing indexed files")?;
+    Ok(rows)
+}

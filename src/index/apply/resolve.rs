@@ -1,0 +1,396 @@
+//! Resolution: which file each found mention leads to, against a fixed set of bearers.
+//!
+//! Owns `Bearers` (names and the files bearing them, read from the store or built early by a
+//! full rebuild), the `Resolver` shared by the scanning threads, and re-resolving one name's
+//! mentions after its bearers changed. Decisions themselves belong to `graph::refs`.
+//! Invariant: a mention gets an edge exactly when `decide` says so against the bearers given.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use anyhow::Result;
+use rusqlite::{params, Connection};
+
+use super::{debug, engine_for, MANY_BEARERS};
+use crate::graph::refs::{
+    decide_hinted, decide_with, Decision, Mention as RefMention, NameHint, OnDisk, Tree,
+};
+use crate::graph::resolve::Nearest;
+use crate::index::read::{Found, Outcome};
+use crate::scan::frontmatter_of;
+use crate::scan::matcher::{Engine, FnvMap, Matcher};
+use crate::scan::names::NameKind;
+use crate::scan::walk::Entry;
+use crate::store::sql::index as sql;
+
+/// Every name with its bearers: `name -> [file id]`, and `file id -> path`.
+pub(crate) struct Bearers {
+    pub(super) by_name: FnvMap<String, Vec<i64>>,
+    pub(super) paths: FnvMap<i64, String>,
+}
+
+impl Bearers {
+    /// The bearers of just these names.
+    pub(super) fn for_names<'a>(
+        conn: &Connection,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Bearers> {
+        let mut b = Bearers {
+            by_name: FnvMap::default(),
+            paths: FnvMap::default(),
+        };
+        let mut stmt = conn.prepare_cached(sql::BEARERS)?;
+        for n in names {
+            let mut ids = Vec::new();
+            for row in stmt.query_map([n], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
+                let (id, path) = row?;
+                ids.push(id);
+                b.paths.insert(id, path);
+            }
+            b.by_name.insert(n.to_string(), ids);
+        }
+        Ok(b)
+    }
+
+    /// Every name and every file of the store.
+    pub(super) fn load(conn: &Connection) -> Result<Bearers> {
+        let mut paths: FnvMap<i64, String> = FnvMap::default();
+        let mut stmt = conn.prepare_cached(sql::FILE_PATHS)?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            paths.insert(r.get(0)?, r.get(1)?);
+        }
+        let mut by_name: FnvMap<String, Vec<i64>> = FnvMap::default();
+        let mut stmt = conn.prepare_cached(sql::ALL_NAMES)?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            by_name.entry(r.get(0)?).or_default().push(r.get(1)?);
+        }
+        Ok(Bearers { by_name, paths })
+    }
+}
+
+/// A much-borne name's bearers as `(id, path)` and what they have in common.
+type ManyBearers<'b> = (Vec<(i64, &'b str)>, NameHint);
+
+/// Resolves the mentions of files against fixed bearers; shared by the scanning threads. A name
+/// with many bearers gets a `Nearest` index, built once, by the first thread that needs it.
+pub(super) struct Resolver<'b> {
+    bearers: &'b Bearers,
+    nearest: FnvMap<&'b str, OnceLock<Nearest>>,
+    /// For names with many bearers: their `(id, path)` list and what they have in common,
+    /// built once by the first thread that needs them.
+    many: FnvMap<&'b str, OnceLock<ManyBearers<'b>>>,
+    root: &'b Path,
+    tree: Tree,
+}
+
+impl<'b> Resolver<'b> {
+    pub(super) fn new(bearers: &'b Bearers, root: &'b Path) -> Resolver<'b> {
+        let nearest = bearers
+            .by_name
+            .iter()
+            .filter(|(_, ids)| ids.len() > MANY_BEARERS)
+            .map(|(n, _)| (n.as_str(), OnceLock::new()))
+            .collect();
+        let many = bearers
+            .by_name
+            .iter()
+            .filter(|(_, ids)| ids.len() > MANY_BEARERS)
+            .map(|(n, _)| (n.as_str(), OnceLock::new()))
+            .collect();
+        Resolver {
+            bearers,
+            nearest,
+            many,
+            root,
+            tree: tree_of(root),
+        }
+    }
+
+    /// Fills `to` of each mention of a scanned file; other outcomes have none.
+    pub(super) fn resolve_outcome(&self, o: &mut Outcome) {
+        if let Outcome::Scanned { path, mentions, .. } = o {
+            self.resolve_all(path, mentions);
+        }
+    }
+
+    /// Fills `to` and `weak` of each mention found in the file at `src` (each written form
+    /// resolved once).
+    fn resolve_all(&self, src: &str, found: &mut [Found]) {
+        let mut done: FnvMap<(&str, u16, Option<&str>), Decision> = FnvMap::default();
+        let mut out = Vec::with_capacity(found.len());
+        for m in found.iter() {
+            let key = (m.name.as_str(), m.cue, m.via.as_deref());
+            let d = match done.get(&key) {
+                Some(d) => *d,
+                None => {
+                    let d = self.decide(src, &m.name, m.cue, m.via.as_deref());
+                    done.insert(key, d);
+                    d
+                }
+            };
+            out.push(d);
+        }
+        for (m, d) in found.iter_mut().zip(out) {
+            set_decision(m, d);
+        }
+    }
+
+    fn decide(&self, src: &str, name: &str, cue: u16, via: Option<&str>) -> Decision {
+        let Some(ids) = self.bearers.by_name.get(name) else {
+            return Decision::Weak;
+        };
+        let paths = &self.bearers.paths;
+        let collect = || -> Vec<(i64, &'b str)> {
+            ids.iter()
+                .filter_map(|b| paths.get(b).map(|p| (*b, p.as_str())))
+                .collect()
+        };
+        let owned;
+        let (with_paths, hint): (&[(i64, &str)], Option<NameHint>) = match self.many.get(name) {
+            Some(cell) => {
+                let (v, h) = cell.get_or_init(|| {
+                    let v = collect();
+                    let h = NameHint::of(name, &v);
+                    (v, h)
+                });
+                (v.as_slice(), Some(*h))
+            }
+            None => {
+                owned = collect();
+                (owned.as_slice(), None)
+            }
+        };
+        let nearest = self
+            .nearest
+            .get(name)
+            .map(|idx| idx.get_or_init(|| Nearest::new(with_paths.iter().copied())));
+        let m = RefMention {
+            src,
+            name,
+            cue,
+            via,
+        };
+        let exists = |p: &str| file_exists(self.root, p);
+        decide_hinted(&m, with_paths, self.tree, &exists, nearest, hint)
+    }
+}
+
+/// Records a decision on a found mention.
+fn set_decision(m: &mut Found, d: Decision) {
+    match d {
+        Decision::Edge(id, res, kind) => {
+            m.to = Some((id, res, kind));
+            m.weak = false;
+        }
+        Decision::Tie => {
+            m.to = None;
+            m.weak = false;
+        }
+        Decision::Weak => {
+            m.to = None;
+            m.weak = true;
+        }
+    }
+}
+
+/// Whether `root/p` is a regular file inside the root (a written path may lead to a file the
+/// index does not hold: out of scope, ignored).
+pub(crate) fn file_exists(root: &Path, p: &str) -> OnDisk {
+    if p.is_empty() || p.split('/').any(|c| c == "..") {
+        return OnDisk::Missing;
+    }
+    match std::fs::symlink_metadata(root.join(p)) {
+        Ok(m) if m.is_file() => OnDisk::File,
+        Ok(m) if m.is_dir() => OnDisk::Dir,
+        _ => OnDisk::Missing,
+    }
+}
+
+/// `~/` means the root when the root is the user's home directory.
+pub(crate) fn tree_of(root: &Path) -> Tree {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let canon = |p: &Path| std::fs::canonicalize(p).ok();
+    Tree {
+        root_is_home: home.is_some_and(|h| canon(&h).is_some() && canon(&h) == canon(root)),
+    }
+}
+
+/// What a full rebuild builds beside writing files and names: bearers by position in the
+/// added list (not yet ids), the paths in that order, and the matcher over every name.
+pub(super) struct EarlyBuild {
+    by_position: FnvMap<String, Vec<i64>>,
+    paths: Vec<String>,
+    /// The frontmatter name of each added file, by position (read here, off the writer's path).
+    frontmatter: Vec<Option<String>>,
+    matcher: Matcher,
+    engine: Engine,
+}
+
+/// What the early build gives the first pass once ids are known.
+pub(super) struct Built {
+    pub(super) bearers: Bearers,
+    pub(super) matcher: Matcher,
+    pub(super) engine: Engine,
+    /// The frontmatter name of each added file, in the order of the ids.
+    pub(super) frontmatter: Vec<Option<String>>,
+}
+
+impl EarlyBuild {
+    /// A full rebuild knows every name before writing any: its bearers (by position in
+    /// `added`, ids come with the insert) and its matcher are built on another thread while
+    /// files and names are written, instead of being read back and built after. The
+    /// frontmatter names are read here too, on this one thread: the writer has the other core,
+    /// and the reads end before it.
+    pub(super) fn spawn(
+        added: &[Entry],
+        names: &Arc<Vec<Vec<(String, NameKind)>>>,
+        root: &Path,
+        cfg: &crate::config::Names,
+        t0: Instant,
+    ) -> JoinHandle<Result<EarlyBuild>> {
+        let paths: Vec<String> = added.iter().map(|e| e.path.clone()).collect();
+        let bytes: u64 = added.iter().map(|e| e.size).sum();
+        let all_names = Arc::clone(names);
+        let (root, cfg) = (root.to_path_buf(), cfg.clone());
+        std::thread::spawn(move || -> Result<EarlyBuild> {
+            let frontmatter: Vec<Option<String>> = paths
+                .iter()
+                .map(|p| frontmatter_of(&root, p, &cfg))
+                .collect();
+            debug("frontmatter read (early build)", t0);
+            let mut by_name: FnvMap<String, Vec<i64>> = FnvMap::default();
+            for (i, (names, fm)) in all_names.iter().zip(&frontmatter).enumerate() {
+                for n in names.iter().map(|(n, _)| n).chain(fm) {
+                    by_name.entry(n.clone()).or_default().push(i as i64);
+                }
+            }
+            let engine = engine_for(bytes);
+            let names: Vec<&str> = by_name.keys().map(String::as_str).collect();
+            let matcher = Matcher::new(&names, engine)?;
+            Ok(EarlyBuild {
+                by_position: by_name,
+                paths,
+                frontmatter,
+                matcher,
+                engine,
+            })
+        })
+    }
+
+    /// Waits for the build; the positions become the ids just assigned (`ids[i]` is the file
+    /// at position `i`).
+    pub(super) fn join(handle: JoinHandle<Result<EarlyBuild>>, ids: &[i64]) -> Result<Built> {
+        let built = handle
+            .join()
+            .map_err(|_| anyhow::anyhow!("building the matcher panicked"))??;
+        anyhow::ensure!(
+            built.paths.len() == ids.len(),
+            "the early build saw {} files, {} were written",
+            built.paths.len(),
+            ids.len()
+        );
+        let mut by_name = built.by_position;
+        for of_name in by_name.values_mut() {
+            for x in of_name.iter_mut() {
+                *x = ids[*x as usize];
+            }
+        }
+        let paths = built
+            .paths
+            .into_iter()
+            .zip(ids)
+            .map(|(p, id)| (*id, p))
+            .collect();
+        Ok(Built {
+            bearers: Bearers { by_name, paths },
+            matcher: built.matcher,
+            engine: built.engine,
+            frontmatter: built.frontmatter,
+        })
+    }
+}
+
+/// Recomputes every edge made by a mention of `name` from `mentions` and the current bearers.
+pub(super) fn reresolve_name(tx: &Connection, name: &str, root: &Path) -> Result<()> {
+    let mut bearers: Vec<(i64, String)> = Vec::new();
+    {
+        let mut stmt = tx.prepare_cached(sql::BEARERS)?;
+        for r in stmt.query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))? {
+            bearers.push(r?);
+        }
+    }
+    // Every mention of the name: the unresolved ones, and the resolved ones, which are edges
+    // into a current bearer (an edge into a file that left became a mention when it left).
+    type Row = (i64, String, i64, String, u16, Option<String>);
+    let row = |r: &rusqlite::Row<'_>| -> rusqlite::Result<Row> {
+        Ok((
+            r.get(0)?,
+            r.get(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            r.get(4)?,
+            r.get(5)?,
+        ))
+    };
+    let mut rows: Vec<Row> = tx
+        .prepare_cached(sql::MENTIONS_OF_NAME)?
+        .query_map([name], row)?
+        .collect::<rusqlite::Result<_>>()?;
+    {
+        let mut stmt = tx.prepare_cached(sql::EDGES_OF_NAME_INTO)?;
+        for (id, _) in &bearers {
+            for r in stmt.query_map(params![id, name], row)? {
+                rows.push(r?);
+            }
+        }
+    }
+    let mut del_e = tx.prepare_cached(sql::DELETE_EDGE_AT)?;
+    let mut del_m = tx.prepare_cached(sql::DELETE_MENTION_AT)?;
+    let mut ins_e = tx.prepare_cached(sql::INSERT_EDGE)?;
+    let mut ins_m = tx.prepare_cached(sql::INSERT_MENTION)?;
+    let with_paths: Vec<(i64, &str)> = bearers.iter().map(|(id, p)| (*id, p.as_str())).collect();
+    let idx = (with_paths.len() > MANY_BEARERS).then(|| Nearest::new(with_paths.iter().copied()));
+    let tree = tree_of(root);
+    let exists = |p: &str| file_exists(root, p);
+    for (src, path, line, text, cue, via) in rows {
+        del_e.execute(params![src, name, line])?;
+        del_m.execute(params![src, name, line])?;
+        let m = RefMention {
+            src: &path,
+            name,
+            cue,
+            via: via.as_deref(),
+        };
+        match decide_with(&m, &with_paths, tree, &exists, idx.as_ref()) {
+            Decision::Edge(dst, res, kind) => {
+                ins_e.execute(params![
+                    src,
+                    dst,
+                    name,
+                    line,
+                    text,
+                    res.as_str(),
+                    cue,
+                    via,
+                    kind.as_str()
+                ])?;
+            }
+            d => {
+                ins_m.execute(params![
+                    src,
+                    name,
+                    line,
+                    text,
+                    cue,
+                    via,
+                    d == Decision::Weak
+                ])?;
+            }
+        }
+    }
+    Ok(())
+}
