@@ -81,10 +81,6 @@ fn fail_point(name: &str) -> Result<()> {
     }
 }
 
-fn now() -> String {
-    chrono::Utc::now().to_rfc3339()
-}
-
 /// Walks the scope and brings the index up to date (`full` rebuilds it).
 pub fn run(ctx: &Ctx, opts: &IndexOptions) -> Result<IndexReport> {
     let start = Instant::now();
@@ -145,7 +141,9 @@ fn record(
     full: bool,
 ) -> Result<IndexReport> {
     if full {
-        crate::store::write(conn, |tx| meta_set(tx, META_IN_PROGRESS, &now()))?;
+        crate::store::write(conn, |tx| {
+            meta_set(tx, META_IN_PROGRESS, &crate::clock::now())
+        })?;
     }
     let progress = (opts.progress && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(0);
@@ -166,7 +164,7 @@ fn record(
         } else {
             META_LAST_INCREMENTAL
         };
-        meta_set(tx, key, &now())?;
+        meta_set(tx, key, &crate::clock::now())?;
         meta_set(tx, META_FINGERPRINT, fp)?;
         tx.execute(sql::DELETE_META, [META_IN_PROGRESS])?;
         Ok(())

@@ -57,7 +57,7 @@ impl Work {
     }
 }
 
-pub enum Outcome {
+pub enum FileRead {
     /// Nothing to write (a probe found none of the new names).
     Untouched,
     /// Same content; only the stat moved.
@@ -107,9 +107,9 @@ pub fn read_file(
     names: &Names,
     probe: Option<&Matcher>,
     scan: impl FnOnce(&[u8]) -> Result<Vec<Found>>,
-) -> Result<Outcome> {
+) -> Result<FileRead> {
     let excluded = |reason, size, mtime_ns| {
-        Ok(Outcome::Excluded {
+        Ok(FileRead::Excluded {
             id: w.id,
             path: w.path.clone(),
             reason,
@@ -152,15 +152,15 @@ pub fn read_file(
     };
     if !needs_scan {
         return Ok(match w.kind {
-            WorkKind::Probe => Outcome::Untouched,
-            _ => Outcome::Same {
+            WorkKind::Probe => FileRead::Untouched,
+            _ => FileRead::Same {
                 id: w.id,
                 size,
                 mtime_ns,
             },
         });
     }
-    Ok(Outcome::Scanned {
+    Ok(FileRead::Scanned {
         id: w.id,
         path: w.path.clone(),
         size,

@@ -428,7 +428,7 @@ fn bytes_declaring_another_frontmatter_name_than_the_index_holds_are_stale_names
         .to_hex()
         .to_string();
     let names = crate::config::Names::default();
-    let outcome = |fm: Option<&str>| -> Result<read::Outcome> {
+    let outcome = |fm: Option<&str>| -> Result<read::FileRead> {
         // Same content as indexed (a check of a touched file): only the name can differ.
         let w = read::Work::new(
             1,
@@ -441,11 +441,11 @@ fn bytes_declaring_another_frontmatter_name_than_the_index_holds_are_stale_names
     };
     assert!(matches!(
         outcome(Some("now-declared"))?,
-        read::Outcome::Same { .. }
+        read::FileRead::Same { .. }
     ));
     for held in [Some("read-before"), None] {
         match outcome(held)? {
-            read::Outcome::Scanned { names_stale, .. } => assert!(names_stale, "{held:?}"),
+            read::FileRead::Scanned { names_stale, .. } => assert!(names_stale, "{held:?}"),
             _ => panic!("a file whose names are stale must be written again ({held:?})"),
         }
     }

@@ -325,9 +325,6 @@ mod tests {
     /// arrives as input, not as a literal.
     #[test]
     fn engine_sql_lives_only_in_statements_files() -> Result<()> {
-        // Not moved yet: their helpers move this SQL in parallel branches. The lead removes
-        // these exemptions after merging them.
-        const NOT_YET: &[&str] = &[];
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut files = Vec::new();
         rust_files(&root.join("src"), &mut files)?;
@@ -339,7 +336,7 @@ mod tests {
                 .strip_prefix(root)?
                 .to_string_lossy()
                 .replace('\\', "/");
-            if rel.ends_with("/tests.rs") || NOT_YET.iter().any(|p| rel.starts_with(p)) {
+            if rel.ends_with("/tests.rs") {
                 continue;
             }
             let text = std::fs::read_to_string(file).with_context(|| rel.clone())?;

@@ -109,7 +109,7 @@ pub(crate) fn apply(
     let mut run = Run {
         ctx,
         full: plan.full,
-        now: chrono::Utc::now().to_rfc3339(),
+        now: crate::clock::now(),
         report: IndexReport::default(),
         excluded: HashMap::new(),
         excluded_names: HashMap::new(),

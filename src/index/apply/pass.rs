@@ -14,7 +14,7 @@ use rusqlite::Connection;
 use super::resolve::{Bearers, Resolver};
 use super::rows::write_outcome;
 use super::{Run, BATCH};
-use crate::index::read::{found_by, read_file, Outcome, Work};
+use crate::index::read::{found_by, read_file, FileRead, Work};
 use crate::scan::matcher::Matcher;
 
 /// Reads and scans `work` in parallel; one writer (this thread) commits batches.
@@ -30,7 +30,7 @@ pub(super) fn pass(
     let max = run.ctx.config.limits.max_file_bytes;
     let names_cfg = &run.ctx.config.names;
     let root = &run.ctx.ws.root;
-    let (tx, rx) = mpsc::sync_channel::<Result<Outcome>>(1024);
+    let (tx, rx) = mpsc::sync_channel::<Result<FileRead>>(1024);
     let resolver = Resolver::new(bearers, root);
     let resolver = &resolver;
     std::thread::scope(|s| -> Result<()> {
@@ -47,7 +47,7 @@ pub(super) fn pass(
                 let _ = tx.send(o);
             });
         });
-        let mut batch: Vec<Result<Outcome>> = Vec::with_capacity(BATCH);
+        let mut batch: Vec<Result<FileRead>> = Vec::with_capacity(BATCH);
         let mut rx_iter = rx.into_iter().peekable();
         while rx_iter.peek().is_some() {
             batch.clear();

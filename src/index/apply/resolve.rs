@@ -18,7 +18,7 @@ use crate::graph::refs::{
     decide_hinted, decide_with, Decision, Mention as RefMention, NameHint, OnDisk, Tree,
 };
 use crate::graph::resolve::Nearest;
-use crate::index::read::{Found, Outcome};
+use crate::index::read::{FileRead, Found};
 use crate::scan::frontmatter_of;
 use crate::scan::matcher::{Engine, FnvMap, Matcher};
 use crate::scan::names::NameKind;
@@ -111,8 +111,8 @@ impl<'b> Resolver<'b> {
     }
 
     /// Fills `to` of each mention of a scanned file; other outcomes have none.
-    pub(super) fn resolve_outcome(&self, o: &mut Outcome) {
-        if let Outcome::Scanned { path, mentions, .. } = o {
+    pub(super) fn resolve_outcome(&self, o: &mut FileRead) {
+        if let FileRead::Scanned { path, mentions, .. } = o {
             self.resolve_all(path, mentions);
         }
     }

@@ -13,7 +13,7 @@ use rusqlite::{params, Connection};
 use super::delta::{FmCheck, NameDelta};
 use super::Run;
 use crate::index::plan::{Plan, SkipUpdate};
-use crate::index::read::Outcome;
+use crate::index::read::FileRead;
 use crate::scan::names::NameKind;
 use crate::scan::walk::Skip;
 use crate::store::sql::index as sql;
@@ -109,15 +109,15 @@ pub(super) fn restore_and_delete_deferred(conn: &mut Connection, deferred: &[i64
 }
 
 /// Writes what reading one file found.
-pub(super) fn write_outcome(run: &mut Run<'_>, tx: &Connection, o: Outcome) -> Result<()> {
+pub(super) fn write_outcome(run: &mut Run<'_>, tx: &Connection, o: FileRead) -> Result<()> {
     match o {
-        Outcome::Untouched => {}
-        Outcome::Same { id, size, mtime_ns } => {
+        FileRead::Untouched => {}
+        FileRead::Same { id, size, mtime_ns } => {
             run.report.files_read += 1;
             tx.prepare_cached(sql::SET_STAT)?
                 .execute(params![id, size as i64, mtime_ns])?;
         }
-        Outcome::Excluded {
+        FileRead::Excluded {
             id,
             path,
             reason,
@@ -140,7 +140,7 @@ pub(super) fn write_outcome(run: &mut Run<'_>, tx: &Connection, o: Outcome) -> R
             }
             run.excluded.insert(id, path);
         }
-        Outcome::Scanned {
+        FileRead::Scanned {
             id,
             size,
             mtime_ns,

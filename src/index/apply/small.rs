@@ -15,7 +15,7 @@ use rusqlite::Connection;
 use super::resolve::{Bearers, Resolver};
 use super::rows::{max_name_len, write_outcome};
 use super::Run;
-use crate::index::read::{found_by, read_file, Outcome, Work};
+use crate::index::read::{found_by, read_file, FileRead, Work};
 use crate::scan::matcher::{candidates, for_each_candidate, Engine, Matcher};
 use crate::store::sql::index as sql;
 
@@ -108,7 +108,7 @@ pub(super) fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]
     }
     let mut names: HashSet<&str> = HashSet::new();
     for o in &outcomes {
-        if let Outcome::Scanned { mentions, .. } = o {
+        if let FileRead::Scanned { mentions, .. } = o {
             names.extend(mentions.iter().map(|m| m.name.as_str()));
         }
     }
