@@ -14,7 +14,7 @@ use anyhow::Result;
 use rayon::prelude::*;
 
 use crate::config::Config;
-use crate::graph::refs::{decide, Decision, Mention as RefMention};
+use crate::scan::refs::{decide, Decision, Mention as RefMention};
 use crate::graph::Edge;
 use crate::scan::matcher::{self, Engine, Matcher};
 use crate::scan::{cue, frontmatter_of, names, walk};

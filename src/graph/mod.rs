@@ -6,8 +6,6 @@
 
 pub mod dependents;
 pub mod live;
-pub mod refs;
-pub mod resolve;
 
 use std::collections::{HashMap, HashSet};
 

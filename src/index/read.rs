@@ -10,8 +10,8 @@ use std::path::Path;
 use anyhow::Result;
 
 use crate::config::Names;
-use crate::graph::refs::{never_an_edge, RefKind};
-use crate::graph::resolve::Resolution;
+use crate::scan::refs::{never_an_edge, RefKind};
+use crate::scan::resolve::Resolution;
 use crate::scan::matcher::Matcher;
 use crate::scan::names::frontmatter_name;
 

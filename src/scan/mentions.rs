@@ -26,8 +26,18 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     listed_together(matcher, bytes, &mut out);
     if langs.base() == Some(cue::Lang::Python) {
         qualified(matcher, bytes, &mut out);
+        one_per_line(&mut out);
     }
     out
+}
+
+/// A file mentions a name at most once per line (the index stores one mention per name and
+/// line): an import or a qualified use of it wins over a bare word there (`x = copy  #
+/// copy.copy(y)`), else the first one written.
+fn one_per_line(found: &mut Vec<(Mention, Cue)>) {
+    found.sort_by_key(|(m, c)| (m.name, m.line, c.bits & cue::IMPORT == 0, m.start));
+    found.dedup_by_key(|(m, _)| (m.name, m.line));
+    found.sort_by_key(|(m, _)| (m.start, m.end));
 }
 
 /// A name written in a run of names joined by `,`, `and`, `or`, `/` or `&` with a distinctive
@@ -50,7 +60,7 @@ fn listed_together(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]
         if !joins(&bytes[a.end..b.start]) {
             continue;
         }
-        let distinct = |m: &Mention| crate::graph::refs::is_distinctive(matcher.name(m.name));
+        let distinct = |m: &Mention| super::refs::is_distinctive(matcher.name(m.name));
         if distinct(b) {
             listed[i - 1] = true;
         }
@@ -143,7 +153,6 @@ fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
             found.push((m, c));
         }
     }
-    found.sort_by_key(|(m, _)| (m.start, m.end));
 }
 
 /// The words after a qualified use's name (`generator`, `BytesGenerator` after `email` in
@@ -272,6 +281,17 @@ mod tests {
                 "{got:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_name_is_mentioned_once_per_line_its_use_first() {
+        // A distinctive name in a comment is kept as prose; its qualified use on the same line
+        // is the one mention of that line.
+        let text = "import helpers_lib\nx = helpers_lib.run()  # helpers_lib does it\n";
+        let got = found(&["helpers_lib"], text, "a.py");
+        let on_2: Vec<_> = got.iter().filter(|(_, l, _, _)| *l == 2).collect();
+        assert_eq!(on_2.len(), 1, "{got:?}");
+        assert!(on_2[0].2 & cue::QUALIFIED != 0, "{got:?}");
     }
 
     #[test]

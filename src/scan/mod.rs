@@ -11,6 +11,8 @@ mod git;
 pub mod matcher;
 pub mod mentions;
 pub mod names;
+pub mod refs;
+pub mod resolve;
 pub mod walk;
 
 use std::path::Path;

@@ -14,10 +14,10 @@ use anyhow::Result;
 use rusqlite::{params, Connection};
 
 use super::{debug, engine_for, MANY_BEARERS};
-use crate::graph::refs::{
+use crate::scan::refs::{
     decide_hinted, decide_with, Decision, Mention as RefMention, NameHint, OnDisk, Tree,
 };
-use crate::graph::resolve::Nearest;
+use crate::scan::resolve::Nearest;
 use crate::index::read::{FileRead, Found};
 use crate::scan::frontmatter_of;
 use crate::scan::matcher::{Engine, FnvMap, Matcher};

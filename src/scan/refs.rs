@@ -23,7 +23,7 @@
 //!   namespace `q:name`, a key or a path does.
 
 use super::resolve::{resolve, Nearest, Resolution};
-use crate::scan::cue;
+use super::cue;
 
 /// What kind of reference an edge is (the `edges.kind` column).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
