@@ -52,7 +52,7 @@ fn main() {
     }
     code.push_str("];\n");
     // Common English words (SCOWL, size 50: see data/common-words.COPYRIGHT), sorted, for
-    // `graph::refs::is_common_word`: a binary search over a static slice costs no start-up.
+    // `scan::refs::is_common_word`: a binary search over a static slice costs no start-up.
     println!("cargo:rerun-if-changed=data/common-words.txt");
     println!("cargo:rerun-if-changed=data/common-tech-words.txt");
     let mut text = fs::read_to_string("data/common-words.txt").unwrap_or_default();

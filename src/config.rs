@@ -125,7 +125,7 @@ impl Default for Names {
             min_stem_len: 4,
             // Stems that name no particular file: conventional names every folder may hold.
             // Common words need no entry: a bare common word is no reference by the rules of
-            // `graph::refs` (it needs a cue, an import or a path), and `types`, `utils` or
+            // `scan::refs` (it needs a cue, an import or a path), and `types`, `utils` or
             // `json` must stay names so that imports of such modules are edges.
             stoplist: s(&[
                 "README", "readme", "SKILL", "CLAUDE", "AGENTS", "LICENSE", "Makefile", "__init__",

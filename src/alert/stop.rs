@@ -20,7 +20,7 @@ use crate::ctx::Ctx;
 use crate::events::{self, Event, Source};
 use crate::graph::dependents::{self, Options};
 use crate::graph::DisplayNames;
-use crate::{cascade, store};
+use crate::store;
 
 /// Who stopped.
 #[derive(Debug, Clone)]
@@ -29,6 +29,10 @@ pub struct StopRequest {
     pub agent_id: Option<String>,
     /// Store a "no file changes" note too (false for stops of unknown agent type).
     pub store_empty: bool,
+    /// The iteration of the cascade active for this session, if one is: no impact alert is
+    /// raised then, only a suppression note. The caller asks the cascade (`alert` sits below
+    /// `cascade` and does not reach up to it).
+    pub cascade_iteration: Option<u32>,
 }
 
 /// The stored alert's pattern and text.
@@ -46,7 +50,7 @@ pub fn on_stop(ctx: &Ctx, req: &StopRequest, deadline: Instant) -> Result<Stoppe
     let mut conn = ctx.store.conn()?;
     let start = watermark(&conn, session)?;
 
-    if let Some((_, iteration)) = cascade::active_for_session(&conn, session)? {
+    if let Some(iteration) = req.cascade_iteration {
         let text = format::suppressed(iteration);
         store::write(&mut conn, |tx| {
             let h = head(tx, session)?;

@@ -2,7 +2,7 @@
 //! one read of each file, within a time budget.
 //!
 //! Owns nothing of the rules: names, matching and cues are `scan`'s (`scan::mentions`, the same
-//! reading the index does), resolution is `graph::refs`'s, so a live answer equals what the
+//! reading the index does), resolution is `scan::refs`'s, so a live answer equals what the
 //! index would say (but for a frontmatter name of a file other than the targets beside a
 //! target's name, which can make a list of names: the reads learn those too late).
 
@@ -14,9 +14,9 @@ use anyhow::Result;
 use rayon::prelude::*;
 
 use crate::config::Config;
-use crate::scan::refs::{decide, Decision, Mention as RefMention};
 use crate::graph::Edge;
 use crate::scan::matcher::{self, Engine, Matcher};
+use crate::scan::refs::{decide, Decision, Mention as RefMention};
 use crate::scan::{cue, frontmatter_of, names, walk};
 use crate::workspace::Workspace;
 

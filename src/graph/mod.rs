@@ -25,7 +25,7 @@ pub struct Edge {
     pub text: String,
     /// `unique`, or `nearest` for an ambiguous name resolved to the closest bearer.
     pub resolution: String,
-    /// The kind of reference: `path`, `file`, `name`, `import` or `use` (`graph::refs`).
+    /// The kind of reference: `path`, `file`, `name`, `import` or `use` (`scan::refs`).
     pub kind: String,
 }
 

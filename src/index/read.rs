@@ -10,10 +10,10 @@ use std::path::Path;
 use anyhow::Result;
 
 use crate::config::Names;
-use crate::scan::refs::{never_an_edge, RefKind};
-use crate::scan::resolve::Resolution;
 use crate::scan::matcher::Matcher;
 use crate::scan::names::frontmatter_name;
+use crate::scan::refs::{never_an_edge, RefKind};
+use crate::scan::resolve::Resolution;
 
 /// Bytes inspected for a NUL to call a file binary.
 pub const BINARY_SNIFF: usize = 8 * 1024;

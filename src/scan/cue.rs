@@ -3,7 +3,7 @@
 //! Owns the byte-level reading of one line around one occurrence (no I/O, no database, no
 //! knowledge of which files bear the name). Invariant: a cue is a pure function of the mentioning
 //! file's path and the line, so the same file always yields the same cues; resolution
-//! (`graph::refs`) decides from cues and bearers alone.
+//! (`scan::refs`) decides from cues and bearers alone.
 //!
 //! A cue is a set of bit flags plus, when the name was written as part of something longer, that
 //! written form (`via`): a path (`../common/coding-style.md`, `~/.claude/agents/x.md`), a code

@@ -2,7 +2,7 @@
 //! file's bytes, so that a live answer equals the index's.
 //!
 //! Owns the per-file reading of mentions (matches, qualified uses, names listed together); no
-//! I/O, no database, no decision about bearers (that is `graph::refs`). Invariant: a mention's
+//! I/O, no database, no decision about bearers (that is `scan::refs`). Invariant: a mention's
 //! cue depends only on the file's bytes, its path and the matcher's names.
 
 use super::cue::{self, Cue};

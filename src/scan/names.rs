@@ -198,7 +198,7 @@ mod tests {
         assert!(n.iter().all(|(name, _)| name != "SKILL"), "{n:?}");
         assert!(n.contains(&("SKILL.txt".into(), "basename")));
         // Common words stay names (an import of `types` must find types.py); whether a bare
-        // occurrence refers to the file is decided by `graph::refs`.
+        // occurrence refers to the file is decided by `scan::refs`.
         let n = names("x/types.py");
         assert!(n.contains(&("types".into(), "stem")), "{n:?}");
     }

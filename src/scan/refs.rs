@@ -22,8 +22,8 @@
 //! - Plugins are boundaries: a bare name in `plugins/p/…` does not reach into `plugins/q/…`; a
 //!   namespace `q:name`, a key or a path does.
 
-use super::resolve::{resolve, Nearest, Resolution};
 use super::cue;
+use super::resolve::{resolve, Nearest, Resolution};
 
 /// What kind of reference an edge is (the `edges.kind` column).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -74,6 +74,8 @@ pub fn run(g: &GlobalOpts, input: &[u8], started: Instant) -> Result<String> {
         // An empty agent type is an internal fork (it bypasses the matcher): it may report
         // edits, but a "no changes" note from it would only be noise for the lead.
         store_empty: stop.agent_type.is_some(),
+        cascade_iteration: crate::cascade::active_for_session(&*ctx.store.conn()?, session)?
+            .map(|(_, iteration)| iteration),
     };
     let stopped = stop::on_stop(&ctx, &req, started + ANALYSIS_DEADLINE)?;
     let outcome = match stopped.kind {

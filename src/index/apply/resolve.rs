@@ -2,7 +2,7 @@
 //!
 //! Owns `Bearers` (names and the files bearing them, read from the store or built early by a
 //! full rebuild), the `Resolver` shared by the scanning threads, and re-resolving one name's
-//! mentions after its bearers changed. Decisions themselves belong to `graph::refs`.
+//! mentions after its bearers changed. Decisions themselves belong to `scan::refs`.
 //! Invariant: a mention gets an edge exactly when `decide` says so against the bearers given.
 
 use std::path::{Path, PathBuf};
@@ -14,14 +14,14 @@ use anyhow::Result;
 use rusqlite::{params, Connection};
 
 use super::{debug, engine_for, MANY_BEARERS};
-use crate::scan::refs::{
-    decide_hinted, decide_with, Decision, Mention as RefMention, NameHint, OnDisk, Tree,
-};
-use crate::scan::resolve::Nearest;
 use crate::index::read::{FileRead, Found};
 use crate::scan::frontmatter_of;
 use crate::scan::matcher::{Engine, FnvMap, Matcher};
 use crate::scan::names::NameKind;
+use crate::scan::refs::{
+    decide_hinted, decide_with, Decision, Mention as RefMention, NameHint, OnDisk, Tree,
+};
+use crate::scan::resolve::Nearest;
 use crate::scan::walk::Entry;
 use crate::store::sql::index as sql;
 
