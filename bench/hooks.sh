@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Hooks benchmark: `src hook …` as whole processes against the reference bash+jq hooks
-# (/work/shared/reference-hooks) and /bin/true, measured in the same run.
+# (../shared/reference-hooks beside the repository) and /bin/true, measured in the same run.
 #
 #   bench/hooks.sh [recorder|stop|concurrent|all]        (default: all)
 #
@@ -20,7 +20,7 @@
 #      PRESETS (default "medium large"), EVENTS (default 3200), WARM (recorder warm-up events,
 #      default 300), LOOP (calls per loop, default 200), TREES (where the stop trees
 #      src-bench-PRESET live or are generated, default /tmp), SRC (binary; default
-#      target/release/src, built if missing), REF (reference hooks, /work/shared/reference-hooks),
+#      target/release/src, built if missing), REF (reference hooks, default ../shared/reference-hooks),
 #      KEEP=1 keeps the work directory.
 set -euo pipefail
 
@@ -31,8 +31,8 @@ events=${EVENTS:-3200}
 warm=${WARM:-300}
 loop=${LOOP:-200}
 trees=${TREES:-/tmp}
-ref=${REF:-/work/shared/reference-hooks}
-gen=/work/shared/bench/gen-claude-tree.py
+ref=${REF:-$here/../shared/reference-hooks}
+gen=${GEN:-$here/../shared/bench/gen-claude-tree.py}
 what=${1:-all}
 die() { echo "bench/hooks.sh: $*" >&2; exit 2; }
 for tool in hyperfine jq python3 xargs; do

@@ -31,9 +31,9 @@ done
 includes=(); excludes=()
 case "${1:-}" in
   large)
-    tree=/tmp/large
+    tree=${LARGE:-/tmp/large}
     if [ ! -d "$tree/.claude" ]; then
-      python3 /work/shared/bench/gen-claude-tree.py --preset large --out "$tree/.claude" >&2
+      python3 "${GEN:-$here/../shared/bench/gen-claude-tree.py}" --preset large --out "$tree/.claude" >&2
     fi ;;
   stdlib)
     tree=$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])')

@@ -16,9 +16,9 @@ need() {
 tree_arg() {
   case "${1:-large}" in
     large)
-      tree=/tmp/large
+      tree=${LARGE:-/tmp/large}
       if [ ! -d "$tree/.claude" ]; then
-        python3 /work/shared/bench/gen-claude-tree.py --preset large --out "$tree/.claude" >&2
+        python3 "${GEN:-$here/../shared/bench/gen-claude-tree.py}" --preset large --out "$tree/.claude" >&2
       fi ;;
     -h|--help) sed -n "2,${2}p" "$0"; exit 2 ;;
     *) tree=$1 ;;
