@@ -92,7 +92,16 @@ pub fn live_dependents(
             if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
                 return None;
             }
-            let found = crate::scan::mentions::mentions_in(&matcher, &bytes, &e.path);
+            // Only the targets' names can make an answer: the others are dropped here, the
+            // kept ones get their evidence while the bytes are at hand.
+            let found = crate::scan::mentions::mentions_in(&matcher, &bytes, &e.path)
+                .into_iter()
+                .filter(|(m, _)| name_set.contains(matcher.name(m.name)))
+                .map(|(mut m, c)| {
+                    m.text = crate::scan::mentions::evidence(&bytes, &m);
+                    (m, c)
+                })
+                .collect();
             Some(Read {
                 fm: names::frontmatter_name(&e.path, &bytes, &config.names),
                 found,

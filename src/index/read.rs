@@ -185,7 +185,7 @@ pub fn found_by(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<Found> {
             Some(Found {
                 name: name.to_string(),
                 line: m.line,
-                text: m.text,
+                text: crate::scan::mentions::evidence(bytes, &m),
                 cue: c.bits,
                 via: c.via,
                 to: None,

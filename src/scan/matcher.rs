@@ -253,7 +253,18 @@ impl Matcher {
     }
 
     /// The mentions in `hay`: leftmost-longest among valid occurrences, one per (name, line).
+    #[cfg(test)]
     pub fn mentions(&self, hay: &[u8]) -> Vec<Mention> {
+        let mut out = self.spans(hay);
+        for m in &mut out {
+            m.text = evidence_around(hay, m.start, m.end);
+        }
+        out
+    }
+
+    /// `mentions` without their evidence (`text` empty): a caller that drops most of them
+    /// (a code file's identifiers) cuts the text only of those it keeps.
+    pub fn spans(&self, hay: &[u8]) -> Vec<Mention> {
         let mut occ = self.occurrences(hay, false);
         occ.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         let mut out = Vec::new();
@@ -272,7 +283,7 @@ impl Matcher {
             out.push(Mention {
                 name: id,
                 line,
-                text: evidence_around(hay, s, e),
+                text: String::new(),
                 start: s,
                 end: e,
             });

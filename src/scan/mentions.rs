@@ -11,10 +11,11 @@ use super::matcher::{evidence_around, Mention};
 
 /// Every mention of `matcher`'s names in `bytes` of the file at `path`, with its cue, ordered
 /// by position: the matcher's matches, then (Python) the qualified uses of imported names.
+/// Their `text` is empty: a caller cuts the evidence (`evidence`) of the ones it keeps.
 pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention, Cue)> {
     let langs = cue::FileLangs::of(path, bytes);
     let data = cue::is_data(path);
-    let mut ms = matcher.mentions(bytes);
+    let mut ms = matcher.spans(bytes);
     ms.sort_by_key(|m| (m.start, m.end));
     let mut out: Vec<(Mention, Cue)> = ms
         .into_iter()
@@ -29,6 +30,11 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
         one_per_line(&mut out);
     }
     out
+}
+
+/// The evidence of a mention of `mentions_in`: the part of its line around it.
+pub fn evidence(bytes: &[u8], m: &Mention) -> String {
+    evidence_around(bytes, m.start, m.end)
 }
 
 /// A file mentions a name at most once per line (the index stores one mention per name and
@@ -114,7 +120,7 @@ fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
             Mention {
                 name: id,
                 line,
-                text: evidence_around(bytes, s, end),
+                text: String::new(),
                 start: s,
                 end,
             },
