@@ -725,7 +725,12 @@ pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
             .iter()
             .take_while(|b| matches!(b, b' ' | b'\t'))
             .count();
-        let body = match std::str::from_utf8(&line[lead..]) {
+        // Only an import line binds a name: most lines are not, and need no decoding.
+        let head = &line[lead..];
+        if !head.starts_with(b"import ") && !head.starts_with(b"from ") {
+            continue;
+        }
+        let body = match std::str::from_utf8(head) {
             Ok(b) => b.trim_end(),
             Err(_) => continue,
         };

@@ -130,14 +130,17 @@ fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
             },
         )
     };
-    for b in cue::python_bindings(bytes) {
+    let bindings = cue::python_bindings(bytes);
+    if bindings.is_empty() {
+        return;
+    }
+    // Line breaks once for all bindings: a use's line is how many come before it, plus one.
+    let breaks: Vec<usize> = memchr::memchr_iter(b'\n', bytes).collect();
+    for b in bindings {
         let last = b.module.rsplit('/').next().unwrap_or(&b.module);
         let top = matcher.id_of(last);
-        let mut line = 1u32;
-        let mut counted = 0usize;
         for (s, e) in cue::qualified_uses(bytes, &b.bound) {
-            line += memchr::memchr_iter(b'\n', &bytes[counted..s]).count() as u32;
-            counted = s;
+            let line = breaks.partition_point(|&p| p < s) as u32 + 1;
             if let Some(id) = top {
                 if seen.insert((id, line)) {
                     found.push(mention(id, line, s, e, b.module.clone()));
