@@ -60,14 +60,18 @@ pub fn live_dependents(
     // the names beside it (`mentions::listed_together`), and a longer name covering a target's
     // is then seen as the index sees it. Frontmatter names, known only after the reads, are
     // the one difference.
-    let mut all_names = target_names.clone();
-    for e in &walked.entries {
-        all_names.extend(
+    let path_names: Vec<Vec<String>> = walked
+        .entries
+        .iter()
+        .map(|e| {
             names::names_of(&e.path, &config.names)
                 .into_iter()
-                .map(|(n, _)| n),
-        );
-    }
+                .map(|(n, _)| n)
+                .collect()
+        })
+        .collect();
+    let mut all_names = target_names.clone();
+    all_names.extend(path_names.iter().flatten().cloned());
     let matcher = Matcher::new(&all_names, Engine::Automaton)?;
     let truncated = AtomicBool::new(false);
     let max = config.limits.max_file_bytes;
@@ -110,15 +114,20 @@ pub fn live_dependents(
         .collect();
     // Every bearer of a target's name, so ambiguity resolves as in the index.
     let mut bearers: HashMap<String, Vec<(i64, String)>> = HashMap::new();
-    for (i, (e, r)) in walked.entries.iter().zip(&reads).enumerate() {
-        let fm = match r {
-            Some(r) => r.fm.as_deref(),
-            None => None,
-        };
-        for (n, _) in names::names_with(&e.path, fm, &config.names) {
+    // A file's names: those of its path, and the frontmatter name its read found (which
+    // `names::frontmatter_name` gives only when `names_with` would add it).
+    for (i, ((e, r), own)) in walked
+        .entries
+        .iter()
+        .zip(&reads)
+        .zip(&path_names)
+        .enumerate()
+    {
+        let fm = r.as_ref().and_then(|r| r.fm.as_ref());
+        for n in own.iter().chain(fm) {
             if name_set.contains(n.as_str()) {
                 bearers
-                    .entry(n)
+                    .entry(n.clone())
                     .or_default()
                     .push((i as i64, e.path.clone()));
             }
