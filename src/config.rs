@@ -122,7 +122,9 @@ impl Default for Names {
     fn default() -> Self {
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect();
         Names {
-            min_stem_len: 4,
+            // Short stems (`os`, `re`, `qa`, `gen`) are names: an import or `/gen` is a
+            // reference. Bare, they are not distinctive and need a cue (`scan::refs`).
+            min_stem_len: 2,
             // Stems that name no particular file: conventional names every folder may hold.
             // Common words need no entry: a bare common word is no reference by the rules of
             // `scan::refs` (it needs a cue, an import or a path), and `types`, `utils` or
@@ -457,7 +459,7 @@ mod tests {
         let l = parse("scope:\n  include: [\"**/*.py\"]\n", "c.yaml")?;
         assert_eq!(l.config.scope.include, vec!["**/*.py".to_string()]);
         assert_eq!(l.config.scope.exclude, Scope::default().exclude);
-        assert_eq!(l.config.names.min_stem_len, 4);
+        assert_eq!(l.config.names.min_stem_len, 2);
         Ok(())
     }
 

@@ -185,15 +185,18 @@ mod tests {
             vec![(".claude/SKILL.md".into(), "path")],
             "parent/basename equals the path; `.claude` starts with a dot"
         );
-        let n = names("a/abc/mod.rs");
-        assert!(n.iter().all(|(name, _)| name != "abc"), "{n:?}");
-        assert!(n.contains(&("abc/mod.rs".into(), "parent_basename")));
+        let n = names("a/b/mod.rs");
+        assert!(n.iter().all(|(name, _)| name != "b"), "{n:?}");
+        assert!(n.contains(&("b/mod.rs".into(), "parent_basename")));
     }
 
     #[test]
     fn short_and_stoplisted_stems_are_no_names() {
-        let n = names("x/ab.md");
-        assert!(n.iter().all(|(name, _)| name != "ab"), "{n:?}");
+        let n = names("x/a.md");
+        assert!(n.iter().all(|(name, _)| name != "a"), "{n:?}");
+        // A short stem is a name (`import os`, `/gen`); `scan::refs` wants a cue for it bare.
+        let n = names("x/os.py");
+        assert!(n.contains(&("os".into(), "stem")), "{n:?}");
         let n = names("x/SKILL.txt");
         assert!(n.iter().all(|(name, _)| name != "SKILL"), "{n:?}");
         assert!(n.contains(&("SKILL.txt".into(), "basename")));
@@ -246,7 +249,7 @@ mod tests {
         let cfg = Names::default();
         // Too short, stoplisted.
         assert_eq!(
-            frontmatter_name("a/x.md", b"---\nname: ab\n---\n", &cfg),
+            frontmatter_name("a/x.md", b"---\nname: a\n---\n", &cfg),
             None
         );
         assert_eq!(

@@ -118,14 +118,24 @@ pub fn is_common_word(word: &str) -> bool {
     w.strip_suffix('s').is_some_and(known)
 }
 
-/// A name is distinctive when it has a separator or is not a common word.
+/// Below this many characters a word without a separator is no distinctive name (`os`, `qa`,
+/// `gen`, `cli`): such a stem names its file with a cue, an import or a path, never bare.
+pub const MIN_DISTINCTIVE_CHARS: usize = 4;
+
+/// A name is distinctive when it has a separator, or is not a common word and not short.
 pub fn is_distinctive(name: &str) -> bool {
     let has_sep = name.contains(['-', '_', '.', ':']);
+    if has_sep {
+        return true;
+    }
+    if name.chars().count() < MIN_DISTINCTIVE_CHARS {
+        return false;
+    }
     let camel = name
         .as_bytes()
         .windows(2)
         .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
-    has_sep || camel || !is_common_word(name)
+    camel || !is_common_word(name)
 }
 
 /// An agentive noun (`analyst`, `reviewer`, `architect`): how an agent is spoken of.
