@@ -110,6 +110,12 @@ SELECT n.file_id, f.path FROM names n JOIN files f ON f.id = n.file_id WHERE n.n
 -- name: NAMES_OF_FILE
 SELECT name FROM names WHERE file_id = ?1
 
+-- name: NAMES_UNDER
+-- The names borne by files whose path lies in [?1, ?2): every file below a folder `F` with
+-- ?1 = 'F/' and ?2 = 'F0' ('0' follows '/').
+SELECT DISTINCT n.name FROM files f JOIN names n ON n.file_id = f.id
+WHERE f.path >= ?1 AND f.path < ?2
+
 -- name: FRONTMATTER_NAME
 -- The frontmatter name file ?1 bears, if any.
 SELECT name FROM names WHERE file_id = ?1 AND kind = 'frontmatter' LIMIT 1

@@ -93,6 +93,9 @@ const PATHS: &[&str] = &[
     ".claude/lib/helpers_lib.py",
     ".claude/tool.py",
     ".claude/docs/guide.mdx",
+    // Packages: whether `import helpers_lib` reaches `.claude/lib/helpers_lib.py` depends on them.
+    ".claude/lib/__init__.py",
+    ".claude/__init__.py",
 ];
 
 const WORDS: &[&str] = &[
@@ -123,6 +126,7 @@ const WORDS: &[&str] = &[
     "./references/check.md",
     "~/.claude/agents/alpha.md",
     "\nimport helpers_lib\n",
+    "\nfrom lib import helpers_lib\n",
     "helpers_lib.run()",
     "the skill",
     "https://x.io/alpha.md",
@@ -132,8 +136,8 @@ const WORDS: &[&str] = &[
     "review-bot",
 ];
 
-/// Frontmatter `name:` values: new names, names other files bear by their path, a name too
-/// short to count.
+/// Frontmatter `name:` values: new names, names other files bear by their path, a short name
+/// (a name that needs a cue), one too short to count.
 const FM_NAMES: &[&str] = &[
     "zeta-agent",
     "omega-x",
@@ -142,6 +146,7 @@ const FM_NAMES: &[&str] = &[
     "implementer",
     "helpers_lib",
     "ab",
+    "a",
 ];
 
 /// A frontmatter block declaring `FM_NAMES[n]` in one of several spellings (some not a block).

@@ -674,6 +674,16 @@ fn python_import(line: &[u8], lead: usize, s: usize, e: usize) -> Option<String>
     if ds < rest_at {
         return None;
     }
+    // The statement ends at a comment (`import x  # we want y to …`); a word after `as` is
+    // the name bound, not a module (`import functools as _functools`); a `from` line without
+    // ` import ` is prose (a docstring's "from command dispatch.").
+    let end = memchr::memchr(b'#', line).unwrap_or(line.len());
+    if ds >= end || ends_with_word(&line[rest_at..ds], b"as") {
+        return None;
+    }
+    if from && memchr::memmem::find(&line[rest_at..end], b" import ").is_none() {
+        return None;
+    }
     // Only the module part up to the occurrence: `a.b` in `a.b.c` names `a/b`.
     let dotted = std::str::from_utf8(&line[ds..e]).ok()?;
     if from {
@@ -693,6 +703,21 @@ fn python_import(line: &[u8], lead: usize, s: usize, e: usize) -> Option<String>
         return Some(format!("{base}{sep}{dotted}"));
     }
     Some(module_path(dotted))
+}
+
+/// Whether `b`, less trailing blanks, ends with the whole word `w`.
+fn ends_with_word(b: &[u8], w: &[u8]) -> bool {
+    let t = trim_end_blank(b);
+    t.ends_with(w) && (t.len() == w.len() || !is_word_byte(t[t.len() - w.len() - 1]))
+}
+
+fn trim_end_blank(b: &[u8]) -> &[u8] {
+    let n = b
+        .iter()
+        .rev()
+        .take_while(|c| matches!(c, b' ' | b'\t'))
+        .count();
+    &b[..b.len() - n]
 }
 
 /// `..a.b` -> `../a/b`, `.a` -> `./a`, `a.b` -> `a/b`, `.` -> `./`.
@@ -975,6 +1000,21 @@ mod tests {
         assert!(!has(&c, IMPORT) && has(&c, CODE_FILE));
         let c = cue("from .. import util", "util", "a/b/c.py");
         assert_eq!(c.via.as_deref(), Some("../util"));
+        // A comment after the statement, an alias and a docstring's "from … " are no modules.
+        let c = cue(
+            "import threading  # we want threading to install",
+            "install",
+            "x.py",
+        );
+        assert!(!has(&c, IMPORT), "{c:?}");
+        let c = cue("import functools as _functools", "_functools", "x.py");
+        assert!(!has(&c, IMPORT), "{c:?}");
+        let c = cue("from a import b as helpers", "helpers", "x.py");
+        assert!(!has(&c, IMPORT), "{c:?}");
+        let c = cue("from command dispatch.", "command", "x.py");
+        assert!(!has(&c, IMPORT), "{c:?}");
+        let c = cue("from a import b as c, helpers", "helpers", "x.py");
+        assert_eq!(c.via.as_deref(), Some("a/helpers"));
     }
 
     #[test]

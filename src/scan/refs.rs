@@ -586,6 +586,7 @@ fn decide_path(
     let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
         .filter(|(_, b)| agrees(&comps, b, outside, m.name))
+        .filter(|(_, b)| !import || relative || import_root_ok(b, &comps, exists))
         .map(|(id, b)| (*id, *b, kind))
         .collect();
     // A path into this tree that leads nowhere (a file moved since it was written: the first
@@ -593,7 +594,16 @@ fn decide_path(
     let last_distinctive = comps
         .last()
         .is_some_and(|l| is_distinctive(l.rsplit_once('.').map_or(l, |(s, _)| s)));
-    if qualified.is_empty() && !outside && !import && comps.len() >= 2 && last_distinctive {
+    // Two plain words joined by one slash are alternatives ("xml/html", "read/write"), not a
+    // path: a file name, a separator or a third component says path.
+    let path_shaped = comps.len() >= 3 || comps.last().is_some_and(|l| l.contains(['.', '-', '_']));
+    if qualified.is_empty()
+        && !outside
+        && !import
+        && comps.len() >= 2
+        && last_distinctive
+        && path_shaped
+    {
         let first = comps[0];
         let joined = if src_dir.is_empty() {
             first.to_string()
@@ -616,6 +626,26 @@ fn decide_path(
         return Decision::Tie;
     }
     pick(m.src, &qualified)
+}
+
+/// Whether an absolute import written as `comps` (`gc`, `plugin_eval/models`) can reach the
+/// module at `bearer` from a folder on Python's path: the folder above the written module (the
+/// root, `src/`, a scripts folder) must be neither a package nor inside one. `import gc` in
+/// `test/test_x.py` is the built-in module, not `test/dtracedata/gc.py` (`test/` is a package).
+/// Adding or removing an `__init__.py` re-resolves the names below it (`index::apply::delta`).
+pub fn import_root_ok(bearer: &str, comps: &[&str], exists: &dyn Fn(&str) -> OnDisk) -> bool {
+    let Some(module) = module_of(bearer) else {
+        return true;
+    };
+    let depth = module.split('/').count();
+    if depth <= comps.len() {
+        return true;
+    }
+    let root: Vec<&str> = module.split('/').take(depth - comps.len()).collect();
+    let is_package = |dirs: &[&str]| {
+        !dirs.is_empty() && exists(&format!("{}/__init__.py", dirs.join("/"))) == OnDisk::File
+    };
+    !is_package(&root) && !is_package(&root[..root.len() - 1])
 }
 
 /// The module path of a source file: `a/b.py` -> `a/b`, `a/b/__init__.py` -> `a/b`.
@@ -894,6 +924,40 @@ mod tests {
         let v = "myapp/debugging/systematic-debugging";
         assert_eq!(
             d("a.md", "systematic-debugging", 0, Some(v), &s),
+            Decision::Weak
+        );
+        // An absolute import reaches a module only from a folder on the path: not from a
+        // folder inside a package.
+        let g = ["test/dtracedata/gc.py"];
+        let pkg = ["test/__init__.py"];
+        assert_eq!(
+            d_with("test/test_x.py", "gc", cue::IMPORT, Some("gc"), &g, &pkg),
+            Decision::Weak
+        );
+        assert!(edge_to(d("test/test_x.py", "gc", cue::IMPORT, Some("gc"), &g)).is_some());
+        let m = ["plugins/p/src/plugin_eval/models.py"];
+        let inits = ["plugins/p/src/plugin_eval/__init__.py"];
+        let v = Some("plugin_eval/models");
+        assert!(edge_to(d_with(
+            "plugins/p/tests/t.py",
+            "models",
+            cue::IMPORT,
+            v,
+            &m,
+            &inits
+        ))
+        .is_some());
+        // Two words joined by a slash are alternatives, not a moved path (`xml/` exists).
+        let h = ["html/__init__.py"];
+        assert_eq!(
+            d_with(
+                "difflib.py",
+                "html",
+                0,
+                Some("xml/html"),
+                &h,
+                &["xml/dom.py"]
+            ),
             Decision::Weak
         );
         // A root file is not named by a path outside the tree.

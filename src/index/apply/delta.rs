@@ -43,6 +43,9 @@ pub(super) struct NameDelta {
     pub(super) changed_names: Vec<String>,
     /// Arriving names no file bore before: every other file is probed for them.
     pub(super) new_names: Vec<String>,
+    /// Names borne below a folder that gains or loses its `__init__.py`: whether an absolute
+    /// import reaches them depends on it (`scan::refs::import_root_ok`).
+    pub(super) package_names: HashSet<String>,
 }
 
 impl NameDelta {
@@ -114,7 +117,24 @@ impl NameDelta {
                 }
             }
         }
+        let mut package_names: HashSet<String> = HashSet::new();
+        if !plan.full {
+            let packages = plan
+                .added
+                .iter()
+                .map(|e| e.path.as_str())
+                .chain(plan.removed.iter().map(|(_, p)| p.as_str()))
+                .filter_map(|p| p.strip_suffix("/__init__.py"));
+            let mut stmt = conn.prepare_cached(sql::NAMES_UNDER)?;
+            for dir in packages {
+                let (lo, hi) = (format!("{dir}/"), format!("{dir}0"));
+                for n in stmt.query_map([lo, hi], |r| r.get::<_, String>(0))? {
+                    package_names.insert(n?);
+                }
+            }
+        }
         Ok(NameDelta {
+            package_names,
             removed_names,
             added_fm,
             added_names,
@@ -130,6 +150,7 @@ impl NameDelta {
         let mut out: HashSet<String> = self.removed_names.clone();
         out.extend(self.added_names.iter().flatten().map(|(n, _)| n.clone()));
         out.extend(self.changed_names.iter().cloned());
+        out.extend(self.package_names.iter().cloned());
         out
     }
 }
