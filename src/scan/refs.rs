@@ -100,22 +100,33 @@ pub fn plugin_of(path: &str) -> Option<&str> {
 
 /// Whether `word` (any case) is a common English word, or the plural of one.
 pub fn is_common_word(word: &str) -> bool {
-    let w = word.to_ascii_lowercase();
-    let known = |w: &str| crate::store::COMMON_WORDS.binary_search(&w).is_ok();
-    if known(&w) {
+    // Called for most mentions: lower-cased on the stack, no allocation.
+    let mut buf = [0u8; 48];
+    if word.len() >= buf.len() {
+        return false;
+    }
+    let w = &mut buf[..word.len()];
+    w.copy_from_slice(word.as_bytes());
+    w.make_ascii_lowercase();
+    let known = |w: &[u8]| {
+        std::str::from_utf8(w).is_ok_and(|w| crate::store::COMMON_WORDS.binary_search(&w).is_ok())
+    };
+    if known(w) {
         return true;
     }
-    if let Some(s) = w.strip_suffix("ies") {
-        if known(&format!("{s}y")) {
+    if let Some(s) = w.strip_suffix(b"ies") {
+        let n = s.len();
+        let mut y = [0u8; 48];
+        y[..n].copy_from_slice(s);
+        y[n] = b'y';
+        if known(&y[..=n]) {
             return true;
         }
     }
-    if let Some(s) = w.strip_suffix("es") {
-        if known(s) {
-            return true;
-        }
+    if w.strip_suffix(b"es").is_some_and(known) {
+        return true;
     }
-    w.strip_suffix('s').is_some_and(known)
+    w.strip_suffix(b"s").is_some_and(known)
 }
 
 /// Below this many characters a word without a separator is no distinctive name (`os`, `qa`,

@@ -6,7 +6,7 @@
 //! Invariant: a mention gets an edge exactly when `decide` says so against the bearers given.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -85,6 +85,9 @@ pub(super) struct Resolver<'b> {
     many: FnvMap<&'b str, OnceLock<ManyBearers<'b>>>,
     root: &'b Path,
     tree: Tree,
+    /// What each probed path is on disk, for this run: imports probe the same few paths
+    /// (`os`, `sys`, a package's `__init__.py`) from thousands of files.
+    probed: Mutex<FnvMap<String, OnDisk>>,
 }
 
 impl<'b> Resolver<'b> {
@@ -107,6 +110,7 @@ impl<'b> Resolver<'b> {
             many,
             root,
             tree: tree_of(root),
+            probed: Mutex::new(FnvMap::default()),
         }
     }
 
@@ -174,7 +178,16 @@ impl<'b> Resolver<'b> {
             cue,
             via,
         };
-        let exists = |p: &str| file_exists(self.root, p);
+        let exists = |p: &str| {
+            let known = self.probed.lock().ok().and_then(|m| m.get(p).copied());
+            known.unwrap_or_else(|| {
+                let d = file_exists(self.root, p);
+                if let Ok(mut m) = self.probed.lock() {
+                    m.insert(p.to_string(), d);
+                }
+                d
+            })
+        };
         decide_hinted(&m, with_paths, self.tree, &exists, nearest, hint)
     }
 }
