@@ -147,7 +147,7 @@ pub fn read_file(
     let needs_scan = match w.kind {
         WorkKind::Scan => true,
         WorkKind::Check | WorkKind::Probe => {
-            !same || names_stale || probe.is_some_and(|p| p.any_valid(&bytes))
+            !same || names_stale || probe.is_some_and(|p| may_mention(p, &bytes, &w.path))
         }
     };
     if !needs_scan {
@@ -170,6 +170,29 @@ pub fn read_file(
         mentions: scan(&bytes)?,
         names_stale,
     })
+}
+
+/// Whether the file at `path` may mention one of the probe's (new) names: a whole name as
+/// written or capitalised (the probe holds both forms, see `probe_names`), or one of the words
+/// `scan::mentions` takes that are no whole names (a submodule in a qualified use's chain).
+fn may_mention(probe: &Matcher, bytes: &[u8], path: &str) -> bool {
+    probe.any_valid(bytes)
+        || crate::scan::mentions::unseen_words(bytes, path)
+            .iter()
+            .any(|w| probe.id_of(w).is_some())
+}
+
+/// The names a probe for `new` names looks for: each as written and, when it starts with a
+/// lower-case letter, capitalised (a list of names may start a sentence with one).
+pub fn probe_names(new: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = new.to_vec();
+    for n in new {
+        let mut c = n.chars();
+        if let Some(f) = c.next().filter(char::is_ascii_lowercase) {
+            out.push(f.to_ascii_uppercase().to_string() + c.as_str());
+        }
+    }
+    out
 }
 
 /// The mentions of `matcher` in `bytes` of the file at `path`, with names as strings and cues

@@ -134,6 +134,9 @@ const WORDS: &[&str] = &[
     "subagent_type: \"zeta-agent\"",
     "omega-x",
     "review-bot",
+    // A capitalised sentence start heading a list of names.
+    "\nReview and gamma-x",
+    "\nImplementer, zeta-agent",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

@@ -24,6 +24,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
             (m, c)
         })
         .collect();
+    capitalized_list_heads(matcher, bytes, &langs, data, &mut out);
     listed_together(matcher, bytes, &mut out);
     if langs.base() == Some(cue::Lang::Python) {
         qualified(matcher, bytes, &mut out);
@@ -79,6 +80,108 @@ fn listed_together(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]
             c.bits |= cue::LIST;
         }
     }
+}
+
+/// A sentence may start with a name capitalised ("Brainstorming and systematic-debugging are
+/// …"): names are matched as written, so such a word is no mention, except as the head of a
+/// list of names. A capitalised word at the start of a sentence, joined to a bare distinctive
+/// name the way `listed_together` joins items, is a mention of its lower-case name (with the
+/// cue of its place; `listed_together` then marks it a list row). Alone ("Implementer is …", a
+/// title `# Checklist`), a capitalised word stays text.
+fn capitalized_list_heads(
+    matcher: &Matcher,
+    bytes: &[u8],
+    langs: &cue::FileLangs,
+    data: bool,
+    found: &mut Vec<(Mention, Cue)>,
+) {
+    let mut heads: Vec<(Mention, Cue)> = Vec::new();
+    for (m, c) in found.iter() {
+        let bare = c.via.is_none()
+            && c.bits & (cue::CODE_FILE | cue::URL | cue::MIDPATH | cue::IMPORT) == 0
+            && !matcher.name(m.name).contains(['.', '/']);
+        if !bare || !super::refs::is_distinctive(matcher.name(m.name)) {
+            continue;
+        }
+        let ls = memchr::memrchr(b'\n', &bytes[..m.start]).map_or(0, |i| i + 1);
+        let Some((s, e)) = list_head_before(&bytes[ls..m.start]) else {
+            continue;
+        };
+        let (s, e) = (ls + s, ls + e);
+        let Ok(word) = std::str::from_utf8(&bytes[s..e]) else {
+            continue;
+        };
+        let Some(id) = matcher.id_of(&word.to_ascii_lowercase()) else {
+            continue;
+        };
+        if found.iter().any(|(x, _)| x.name == id && x.line == m.line) {
+            continue;
+        }
+        let cue = langs.cue(bytes, s, e, data);
+        let mention = Mention {
+            name: id,
+            line: m.line,
+            text: String::new(),
+            start: s,
+            end: e,
+        };
+        heads.push((mention, cue));
+    }
+    if !heads.is_empty() {
+        found.extend(heads);
+        found.sort_by_key(|(m, _)| (m.start, m.end));
+        found.dedup_by_key(|(m, _)| (m.name, m.line, m.start));
+    }
+}
+
+/// In `before` (a line up to a name), the capitalised word (`Brainstorming`: a capital, then
+/// no other) that starts the sentence and is joined to the name by a list joiner: its span.
+fn list_head_before(before: &[u8]) -> Option<(usize, usize)> {
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_');
+    let gap_start = |mut i: usize| {
+        while i > 0 && !is_word(before[i - 1]) {
+            i -= 1;
+        }
+        i
+    };
+    let word_start = |e: usize| {
+        before[..e]
+            .iter()
+            .rposition(|b| !is_word(*b))
+            .map_or(0, |i| i + 1)
+    };
+    let mut e = gap_start(before.len());
+    let mut s = word_start(e);
+    if matches!(&before[s..e], b"and" | b"or") {
+        e = gap_start(s);
+        s = word_start(e);
+    }
+    let word = &before[s..e];
+    let capitalised = word.len() >= 2
+        && word[0].is_ascii_uppercase()
+        && word[1..].iter().all(|b| !b.is_ascii_uppercase());
+    (capitalised && joins(&before[e..]) && sentence_start(&before[..s])).then_some((s, e))
+}
+
+/// Whether `lead` (a line up to a word) puts the word at the start of a sentence: nothing but
+/// list, quote, heading or emphasis markup before it, or the end of a sentence.
+fn sentence_start(lead: &[u8]) -> bool {
+    let markup = |b: &u8| {
+        matches!(
+            b,
+            b' ' | b'\t' | b'-' | b'*' | b'+' | b'>' | b'#' | b'_' | b'`' | b'|' | b'.' | b')'
+        ) || b.is_ascii_digit()
+    };
+    if lead.iter().all(markup) {
+        return true;
+    }
+    let t = lead.trim_ascii_end();
+    let t = &t[..t.len()
+        - t.iter()
+            .rev()
+            .take_while(|b| matches!(b, b'*' | b'_' | b'`'))
+            .count()];
+    t.len() < lead.len() && matches!(t.last(), Some(b'.' | b'!' | b'?' | b':'))
 }
 
 /// Whether the bytes between two names join them as items of one list.
@@ -185,17 +288,57 @@ fn chain_words(bytes: &[u8], mut end: usize) -> Vec<(&str, usize)> {
 }
 
 /// The words `mentions_in` may take as names that are no candidates of
-/// `matcher::for_each_candidate` (no whole name: followed by `.` and a letter): the words of
-/// qualified uses' chains in a Python file. A matcher built from only the names a file holds
-/// must include these to find what a matcher over all names finds.
-pub fn chained_words<'h>(bytes: &'h [u8], path: &str) -> Vec<&'h str> {
-    if cue::FileLangs::of(path, bytes).base() != Some(cue::Lang::Python) {
-        return Vec::new();
+/// `matcher::for_each_candidate`: the words of qualified uses' chains in a Python file (no
+/// whole names: followed by `.` and a letter), and the lower-cased form of a capitalised word
+/// that may head a list of names (`capitalized_list_heads`). A matcher built from only the
+/// names a file holds must include these to find what a matcher over all names finds.
+pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    if cue::FileLangs::of(path, bytes).base() == Some(cue::Lang::Python) {
+        for b in cue::python_bindings(bytes) {
+            for (_, e) in cue::qualified_uses(bytes, &b.bound) {
+                out.extend(
+                    chain_words(bytes, e)
+                        .into_iter()
+                        .map(|(w, _)| w.to_string()),
+                );
+            }
+        }
     }
-    let mut out = Vec::new();
-    for b in cue::python_bindings(bytes) {
-        for (_, e) in cue::qualified_uses(bytes, &b.bound) {
-            out.extend(chain_words(bytes, e).into_iter().map(|(w, _)| w));
+    // A superset of the list heads: every capitalised word that starts a sentence and is
+    // followed by a list joiner.
+    for line in bytes.split(|b| *b == b'\n') {
+        let mut i = 0;
+        while i < line.len() {
+            let is_word = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_');
+            if !is_word(line[i]) {
+                i += 1;
+                continue;
+            }
+            let s = i;
+            while i < line.len() && is_word(line[i]) {
+                i += 1;
+            }
+            let word = &line[s..i];
+            let capitalised = word.len() >= 2
+                && word[0].is_ascii_uppercase()
+                && word[1..].iter().all(|b| !b.is_ascii_uppercase());
+            if !capitalised || !sentence_start(&line[..s]) {
+                continue;
+            }
+            let rest = &line[i..];
+            let rest = &rest[rest
+                .iter()
+                .take_while(|b| matches!(b, b'*' | b'_' | b'`' | b'"' | b'\''))
+                .count()..];
+            let joined = [&b","[..], b" and ", b" or ", b" /", b"/", b" &", b" +"]
+                .iter()
+                .any(|j| rest.starts_with(j));
+            if joined {
+                if let Ok(w) = std::str::from_utf8(word) {
+                    out.push(w.to_ascii_lowercase());
+                }
+            }
         }
     }
     out.sort_unstable();
@@ -265,6 +408,43 @@ mod tests {
             "brainstorming and systematic-debugging.md",
             "brainstorming"
         ));
+    }
+
+    #[test]
+    fn a_capitalised_sentence_start_heads_a_list_of_names() {
+        let names = [
+            "brainstorming",
+            "systematic-debugging",
+            "implementer",
+            "checklist",
+        ];
+        let text = "Brainstorming and systematic-debugging are first.";
+        assert!(listed(&names, text, "brainstorming"));
+        assert!(listed(
+            &names,
+            "- **Brainstorming**, `systematic-debugging`: both",
+            "brainstorming"
+        ));
+        assert!(listed(
+            &names,
+            "Done. Brainstorming or systematic-debugging next.",
+            "brainstorming"
+        ));
+        // Alone, in mid-sentence, or a title: the capitalised word stays text.
+        for text in [
+            "Implementer is capitalised here.",
+            "# Checklist",
+            "We like Brainstorming and systematic-debugging.",
+            "Brainstorming then systematic-debugging.",
+        ] {
+            let got = found(&names, text, "a.md");
+            assert!(
+                got.iter().all(|(n, _, _, _)| n != "brainstorming"
+                    && n != "implementer"
+                    && n != "checklist"),
+                "{text}: {got:?}"
+            );
+        }
     }
 
     #[test]

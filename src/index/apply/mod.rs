@@ -139,7 +139,8 @@ pub(crate) fn apply(
     let probe = if delta.new_names.is_empty() {
         None
     } else {
-        Some(Matcher::new(&delta.new_names, Engine::Automaton)?)
+        let names = crate::index::read::probe_names(&delta.new_names);
+        Some(Matcher::new(&names, Engine::Automaton)?)
     };
     // Names whose set of bearers changed: their mentions resolve anew.
     let mut reresolve: HashSet<String> = if plan.full {

@@ -92,8 +92,10 @@ pub(super) fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]
                         }
                     }
                 }
-                // Submodule words of qualified uses are no whole names, so no candidates.
-                for word in crate::scan::mentions::chained_words(bytes, &w.path) {
+                // Submodule words of qualified uses and capitalised list heads are no
+                // candidates (no whole name as written).
+                let unseen = crate::scan::mentions::unseen_words(bytes, &w.path);
+                for word in &unseen {
                     if exists.exists([word])? {
                         found.push(word);
                     }
