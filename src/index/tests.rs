@@ -96,6 +96,9 @@ const PATHS: &[&str] = &[
     // Packages: whether `import helpers_lib` reaches `.claude/lib/helpers_lib.py` depends on them.
     ".claude/lib/__init__.py",
     ".claude/__init__.py",
+    // A plugin manifest decides where `${CLAUDE_PLUGIN_ROOT}` leads.
+    ".claude/plugins/p/.claude-plugin/plugin.json",
+    ".claude/plugins/p/hooks/guard.sh",
 ];
 
 const WORDS: &[&str] = &[
@@ -127,6 +130,7 @@ const WORDS: &[&str] = &[
     "~/.claude/agents/alpha.md",
     "\nimport helpers_lib\n",
     "\nfrom lib import helpers_lib\n",
+    "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh",
     "helpers_lib.run()",
     "the skill",
     "https://x.io/alpha.md",
@@ -344,7 +348,7 @@ fn check_sequence(initial: &[(usize, String)], ops: &[Op], by_paths: bool) -> Re
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
     #[test]
     fn incremental_equals_full(
@@ -371,6 +375,48 @@ proptest! {
         apply::SMALL_FILES.store(if small { 32 } else { 0 }, std::sync::atomic::Ordering::Relaxed);
         check_sequence(&initial, &ops, by_paths).unwrap_or_else(|e| panic!("{e:#}"));
     }
+}
+
+#[test]
+fn a_package_or_plugin_manifest_coming_or_going_re_decides_what_depends_on_it() -> Result<()> {
+    let at = |p: &str| {
+        PATHS
+            .iter()
+            .position(|x| *x == p)
+            .unwrap_or_else(|| panic!("{p}"))
+    };
+    let (agent, guard, manifest) = (
+        at(".claude/plugins/p/agents/data-eng.md"),
+        at(".claude/plugins/p/hooks/guard.sh"),
+        at(".claude/plugins/p/.claude-plugin/plugin.json"),
+    );
+    // Out-of-scope files are no part of the property: the index does not see them come and go.
+    let root_guard = at(".claude/hooks/guard.sh");
+    let (tool, lib, init) = (
+        at(".claude/tool.py"),
+        at(".claude/lib/helpers_lib.py"),
+        at(".claude/lib/__init__.py"),
+    );
+    let initial = vec![
+        (
+            agent,
+            "Run ${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh first.".to_string(),
+        ),
+        (guard, "echo ok".to_string()),
+        (root_guard, "echo root".to_string()),
+        (tool, "import helpers_lib\n".to_string()),
+        (lib, "x = 1".to_string()),
+    ];
+    for by_paths in [false, true] {
+        let ops = [
+            Op::Write(manifest, "{}".into()),
+            Op::Write(init, String::new()),
+            Op::Delete(manifest),
+            Op::Delete(init),
+        ];
+        check_sequence(&initial, &ops, by_paths)?;
+    }
+    Ok(())
 }
 
 #[test]

@@ -557,6 +557,8 @@ fn decide_path(
 ) -> Decision {
     let import = matches!(kind, RefKind::Import | RefKind::Use);
     let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
+    let expanded = client_root_path(m.src, written_token(via, m.name), exists);
+    let via = expanded.as_deref().unwrap_or(via);
     let relative = via.starts_with("./") || via.starts_with("../") || via == "." || via == "..";
     let (comps, outside) = written_components(via, tree.root_is_home);
     // The exact files the written path can lead to: relative to the mentioning file, then from
@@ -657,6 +659,41 @@ pub fn import_root_ok(bearer: &str, comps: &[&str], exists: &dyn Fn(&str) -> OnD
         !dirs.is_empty() && exists(&format!("{}/__init__.py", dirs.join("/"))) == OnDisk::File
     };
     !is_package(&root) && !is_package(&root[..root.len() - 1])
+}
+
+/// The one word of a written form that holds the name (a code span `bash x/run.sh` is a
+/// command line: its path is the word `x/run.sh`), without quotes around it.
+fn written_token<'v>(via: &'v str, name: &str) -> &'v str {
+    if !via.contains([' ', '\t']) {
+        return via;
+    }
+    via.split_whitespace()
+        .rfind(|w| w.contains(name))
+        .map_or(via, |w| w.trim_matches(|c| matches!(c, '"' | '\'' | '`')))
+}
+
+/// A path under the client's own variables, as a root-relative path: `$CLAUDE_PROJECT_DIR/x`
+/// is the project's `x`; `${CLAUDE_PLUGIN_ROOT}/x` is `x` in the plugin holding the mentioning
+/// file (the nearest folder above it with `.claude-plugin/plugin.json`, else the root).
+fn client_root_path(src: &str, via: &str, exists: &dyn Fn(&str) -> OnDisk) -> Option<String> {
+    let strip = |var: &str| {
+        via.strip_prefix(&format!("${{{var}}}/"))
+            .or_else(|| via.strip_prefix(&format!("${var}/")))
+    };
+    if let Some(rest) = strip("CLAUDE_PROJECT_DIR") {
+        return Some(rest.to_string());
+    }
+    let rest = strip("CLAUDE_PLUGIN_ROOT")?;
+    let mut dir = src.rsplit_once('/').map_or("", |(d, _)| d);
+    loop {
+        if dir.is_empty() {
+            return Some(rest.to_string());
+        }
+        if exists(&format!("{dir}/.claude-plugin/plugin.json")) == OnDisk::File {
+            return Some(format!("{dir}/{rest}"));
+        }
+        dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+    }
 }
 
 /// The module path of a source file: `a/b.py` -> `a/b`, `a/b/__init__.py` -> `a/b`.
@@ -958,6 +995,23 @@ mod tests {
             &inits
         ))
         .is_some());
+        // The client's variables: the project root, and the root of the plugin holding the
+        // mentioning file.
+        let sh = ["plugins/p/scripts/run.sh", "scripts/run.sh"];
+        let manifest = ["plugins/p/.claude-plugin/plugin.json"];
+        let v = Some("${CLAUDE_PLUGIN_ROOT}/scripts/run.sh");
+        let from_hooks = d_with("plugins/p/hooks/hooks.json", "run.sh", 0, v, &sh, &manifest);
+        assert_eq!(edge_to(from_hooks).map(|e| e.0), Some(1));
+        let v = Some("bash $CLAUDE_PLUGIN_ROOT/scripts/run.sh --x");
+        assert_eq!(
+            edge_to(d_with("plugins/p/c/go.md", "run.sh", 0, v, &sh, &manifest)).map(|e| e.0),
+            Some(1)
+        );
+        let v = Some("$CLAUDE_PROJECT_DIR/scripts/run.sh");
+        assert_eq!(
+            edge_to(d_with("plugins/p/c/go.md", "run.sh", 0, v, &sh, &manifest)).map(|e| e.0),
+            Some(2)
+        );
         // Two words joined by a slash are alternatives, not a moved path (`xml/` exists).
         let h = ["html/__init__.py"];
         assert_eq!(

@@ -43,8 +43,9 @@ pub(super) struct NameDelta {
     pub(super) changed_names: Vec<String>,
     /// Arriving names no file bore before: every other file is probed for them.
     pub(super) new_names: Vec<String>,
-    /// Names borne below a folder that gains or loses its `__init__.py`: whether an absolute
-    /// import reaches them depends on it (`scan::refs::import_root_ok`).
+    /// Names borne below a folder that gains or loses its `__init__.py` or its plugin manifest
+    /// (`.claude-plugin/plugin.json`): whether an absolute import reaches them, and where
+    /// `${CLAUDE_PLUGIN_ROOT}` leads, depend on them (`scan::refs`).
     pub(super) package_names: HashSet<String>,
 }
 
@@ -124,7 +125,10 @@ impl NameDelta {
                 .iter()
                 .map(|e| e.path.as_str())
                 .chain(plan.removed.iter().map(|(_, p)| p.as_str()))
-                .filter_map(|p| p.strip_suffix("/__init__.py"));
+                .filter_map(|p| {
+                    p.strip_suffix("/__init__.py")
+                        .or_else(|| p.strip_suffix("/.claude-plugin/plugin.json"))
+                });
             let mut stmt = conn.prepare_cached(sql::NAMES_UNDER)?;
             for dir in packages {
                 let (lo, hi) = (format!("{dir}/"), format!("{dir}0"));
