@@ -16,7 +16,7 @@
 //! unanchored overlapping search would report every tail inside every longer word (`re` in
 //! `return`), most of a code file's matches, only for the boundary check to drop them.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use aho_corasick::automaton::Automaton;
@@ -354,7 +354,8 @@ impl Matcher {
         let mut occ = self.occurrences(hay, false);
         occ.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         let mut out = Vec::new();
-        let mut seen: HashSet<(u32, u32)> = HashSet::new();
+        // One check per valid occurrence: foldhash, not SipHash.
+        let mut seen: foldhash::HashSet<(u32, u32)> = foldhash::HashSet::default();
         let (mut cursor, mut line, mut counted_to) = (0usize, 1u32, 0usize);
         for (s, e, id) in occ {
             if s < cursor {
