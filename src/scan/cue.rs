@@ -745,7 +745,17 @@ pub struct Binding {
 /// which is a module only when such a file exists (resolution decides).
 pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
     let mut out: Vec<Binding> = Vec::new();
-    for line in hay.split(|b| *b == b'\n') {
+    // Every import line holds `import ` (`from p import m` too): only those lines are read,
+    // each once, in order.
+    let mut next_line = 0;
+    for at in memchr::memmem::find_iter(hay, b"import ") {
+        if at < next_line {
+            continue;
+        }
+        let ls = memchr::memrchr(b'\n', &hay[..at]).map_or(0, |i| i + 1);
+        let le = memchr::memchr(b'\n', &hay[at..]).map_or(hay.len(), |i| at + i);
+        next_line = le + 1;
+        let line = &hay[ls..le];
         let lead = line
             .iter()
             .take_while(|b| matches!(b, b' ' | b'\t'))

@@ -10,11 +10,17 @@
 //! which keeps it small; a name with a `/` is found by looking back from an occurrence of its tail
 //! and checking the bytes before against a hash table. The result equals an overlapping search
 //! over all names. For a few small files the hash table alone is used (no automaton to build).
+//!
+//! A valid tail occurrence starts where the byte before is no name byte (a name's own start, or
+//! the `/` before a tail), so the automaton is walked anchored from those positions only: an
+//! unanchored overlapping search would report every tail inside every longer word (`re` in
+//! `return`), most of a code file's matches, only for the boundary check to drop them.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::automaton::Automaton;
+use aho_corasick::{dfa, nfa, Anchored, MatchKind, StartKind};
 use anyhow::{Context, Result};
 
 /// Evidence text is cut to this many characters.
@@ -70,6 +76,10 @@ pub struct Mention {
 }
 
 struct Tail {
+    /// Its length in bytes: an anchored walk's match state also lists the tails that are
+    /// suffixes of the bytes read (the automaton's failure links copy them), which did not
+    /// start where the walk did.
+    len: usize,
     /// The tail itself is a name (not only the end of longer ones).
     name: Option<u32>,
     /// Length of the longest name ending with `/` + this tail (0: none).
@@ -82,15 +92,34 @@ pub struct Matcher {
     /// `has_len[n]`: some name is n bytes long.
     has_len: Vec<bool>,
     max_len: usize,
-    ac: Option<AhoCorasick>,
+    ac: Option<Tails>,
     tails: Vec<Tail>,
+    /// `first[b]`: some tail starts with byte `b`.
+    first: [bool; 256],
+}
+
+/// The tails' automaton, built for anchored searches only.
+enum Tails {
+    Dfa(dfa::DFA),
+    Nfa(nfa::contiguous::NFA),
 }
 
 /// ASCII letters, digits, `_` and `-`.
 #[inline]
-pub fn is_name_byte(b: u8) -> bool {
+pub const fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
 }
+
+/// `is_name_byte` as a table, for the per-byte loop of a walk.
+const NAME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = is_name_byte(b as u8);
+        b += 1;
+    }
+    t
+};
 
 #[inline]
 fn start_ok(hay: &[u8], s: usize) -> bool {
@@ -132,6 +161,7 @@ impl Matcher {
             max_len,
             ac: None,
             tails: Vec::new(),
+            first: [false; 256],
         };
         if engine != Engine::Lookup {
             m.build_automaton(engine)?;
@@ -151,6 +181,7 @@ impl Matcher {
             let t = *tail_ids.entry(tail).or_insert_with(|| {
                 pats.push(tail);
                 tails.push(Tail {
+                    len: tail.len(),
                     name: None,
                     max_long: 0,
                 });
@@ -162,13 +193,22 @@ impl Matcher {
                 tails[t].max_long = tails[t].max_long.max(n.len());
             }
         }
-        let kind =
-            (engine == Engine::Dfa && pats.len() <= DFA_MAX_TAILS).then_some(AhoCorasickKind::DFA);
-        let ac = AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .kind(kind)
-            .build(&pats)
-            .context("building the name automaton")?;
+        let ac = if engine == Engine::Dfa && pats.len() <= DFA_MAX_TAILS {
+            dfa::DFA::builder()
+                .match_kind(MatchKind::Standard)
+                .start_kind(StartKind::Anchored)
+                .build(&pats)
+                .map(Tails::Dfa)
+        } else {
+            nfa::contiguous::NFA::builder()
+                .match_kind(MatchKind::Standard)
+                .build(&pats)
+                .map(Tails::Nfa)
+        }
+        .context("building the name automaton")?;
+        for p in &pats {
+            self.first[usize::from(p.as_bytes()[0])] = true;
+        }
         self.ac = Some(ac);
         self.tails = tails;
         Ok(())
@@ -195,29 +235,8 @@ impl Matcher {
             return out;
         }
         match &self.ac {
-            Some(ac) => {
-                for m in ac.find_overlapping_iter(hay) {
-                    let (s, e) = (m.start(), m.end());
-                    if !end_ok(hay, e) {
-                        continue;
-                    }
-                    let tail = &self.tails[m.pattern().as_usize()];
-                    if let Some(id) = tail.name {
-                        if start_ok(hay, s) {
-                            out.push((s, e, id));
-                        }
-                    }
-                    if tail.max_long > 0 && s > 0 && hay[s - 1] == b'/' {
-                        let lowest = e.saturating_sub(tail.max_long);
-                        for st in (lowest..s - 1).rev() {
-                            self.try_span(hay, st, e, &mut out);
-                        }
-                    }
-                    if first_only && !out.is_empty() {
-                        return out;
-                    }
-                }
-            }
+            Some(Tails::Dfa(a)) => self.walk(a, hay, first_only, &mut out),
+            Some(Tails::Nfa(a)) => self.walk(a, hay, first_only, &mut out),
             None => {
                 for s in 0..hay.len() {
                     if !start_ok(hay, s) {
@@ -236,6 +255,73 @@ impl Matcher {
             }
         }
         out
+    }
+
+    /// The valid occurrences by an anchored walk of `a` from each position where a tail may
+    /// start (see the module comment).
+    fn walk<A: Automaton>(
+        &self,
+        a: &A,
+        hay: &[u8],
+        first_only: bool,
+        out: &mut Vec<(usize, usize, u32)>,
+    ) {
+        let Ok(start) = a.start_state(Anchored::Yes) else {
+            return;
+        };
+        let mut after_name = false;
+        for (s, &c) in hay.iter().enumerate() {
+            let boundary = !after_name;
+            after_name = NAME_BYTE[usize::from(c)];
+            if !boundary || !self.first[usize::from(c)] {
+                continue;
+            }
+            let mut sid = start;
+            for (i, &b) in hay[s..].iter().enumerate() {
+                sid = a.next_state(Anchored::Yes, sid, b);
+                if !a.is_special(sid) {
+                    continue;
+                }
+                if a.is_dead(sid) {
+                    break;
+                }
+                let e = s + i + 1;
+                // Most tails found in code end inside a longer word (`re` in `return`).
+                if a.is_match(sid) && end_ok(hay, e) {
+                    for k in 0..a.match_len(sid) {
+                        let tail = &self.tails[a.match_pattern(sid, k).as_usize()];
+                        if tail.len == e - s {
+                            self.tail_at(hay, s, e, tail, out);
+                        }
+                    }
+                }
+            }
+            if first_only && !out.is_empty() {
+                return;
+            }
+        }
+    }
+
+    /// The names a valid occurrence `hay[s..e]` of `tail` completes: the tail itself, and the
+    /// longer names ending with `/` + it.
+    #[inline]
+    fn tail_at(
+        &self,
+        hay: &[u8],
+        s: usize,
+        e: usize,
+        tail: &Tail,
+        out: &mut Vec<(usize, usize, u32)>,
+    ) {
+        if let Some(id) = tail.name {
+            out.push((s, e, id));
+        }
+        if tail.max_long > 0 && s > 0 && hay[s - 1] == b'/' {
+            let lowest = e.saturating_sub(tail.max_long);
+            for st in (lowest..s - 1).rev() {
+                self.try_span(hay, st, e, out);
+            }
+        }
     }
 
     #[inline]
@@ -268,7 +354,8 @@ impl Matcher {
         let mut occ = self.occurrences(hay, false);
         occ.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         let mut out = Vec::new();
-        let mut seen: HashSet<(u32, u32)> = HashSet::new();
+        // One check per valid occurrence: foldhash, not SipHash.
+        let mut seen: foldhash::HashSet<(u32, u32)> = foldhash::HashSet::default();
         let (mut cursor, mut line, mut counted_to) = (0usize, 1u32, 0usize);
         for (s, e, id) in occ {
             if s < cursor {

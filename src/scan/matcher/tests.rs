@@ -145,3 +145,21 @@ fn any_valid_sees_only_valid_occurrences() {
     assert!(!m.any_valid(b"settings.json.bak"));
     assert!(m.any_valid(b"x settings.json"));
 }
+
+#[test]
+fn a_tail_ending_inside_a_longer_tail_is_no_occurrence() {
+    // The automaton's state after `ab` also lists `b` (a suffix); it did not start at `a`.
+    for engine in [Engine::Automaton, Engine::Dfa] {
+        let m = Matcher::new(&["ab", "b", "x/b"], engine).unwrap_or_else(|e| panic!("{e}"));
+        let ab = m.id_of("ab").unwrap_or(u32::MAX);
+        assert_eq!(m.occurrences(b"ab", false), vec![(0, 2, ab)]);
+        assert!(!m.any_valid(b"zab"));
+        let mut got = m.occurrences(b"ab x/b", false);
+        got.sort_unstable();
+        let (b, xb) = (m.id_of("b"), m.id_of("x/b"));
+        assert_eq!(
+            got,
+            vec![(0, 2, ab), (3, 6, xb.unwrap_or(0)), (5, 6, b.unwrap_or(0))]
+        );
+    }
+}
