@@ -202,7 +202,8 @@ pub fn found_by(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<Found> {
         .into_iter()
         .filter_map(|(m, c)| {
             let name = matcher.name(m.name);
-            if never_an_edge(path, name, c.bits, c.via.as_deref()) {
+            let distinctive = || matcher.is_distinctive(m.name);
+            if never_an_edge(path, name, distinctive, c.bits, c.via.as_deref()) {
                 return None;
             }
             Some(Found {

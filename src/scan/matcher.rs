@@ -96,6 +96,9 @@ pub struct Matcher {
     tails: Vec<Tail>,
     /// `first[b]`: some tail starts with byte `b`.
     first: [bool; 256],
+    /// Whether each name is distinctive (`scan::refs::is_distinctive`), worked out on first
+    /// use: mentions ask it per occurrence, and a common-word check is a binary search.
+    distinctive: Vec<std::sync::OnceLock<bool>>,
 }
 
 /// The tails' automaton, built for anchored searches only.
@@ -154,6 +157,9 @@ impl Matcher {
         for n in &list {
             has_len[n.len()] = true;
         }
+        let distinctive = (0..list.len())
+            .map(|_| std::sync::OnceLock::new())
+            .collect();
         let mut m = Matcher {
             names: list,
             lookup,
@@ -162,6 +168,7 @@ impl Matcher {
             ac: None,
             tails: Vec::new(),
             first: [false; 256],
+            distinctive,
         };
         if engine != Engine::Lookup {
             m.build_automaton(engine)?;
@@ -220,6 +227,15 @@ impl Matcher {
 
     pub fn name(&self, id: u32) -> &str {
         &self.names[id as usize]
+    }
+
+    /// Whether the name `id` is distinctive (`scan::refs::is_distinctive`), computed once.
+    pub fn is_distinctive(&self, id: u32) -> bool {
+        let name = self.name(id);
+        match self.distinctive.get(id as usize) {
+            Some(cell) => *cell.get_or_init(|| super::refs::is_distinctive(name)),
+            None => super::refs::is_distinctive(name),
+        }
     }
 
     /// The id of `name`, if the matcher knows it.

@@ -67,7 +67,7 @@ fn listed_together(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]
         if !joins(&bytes[a.end..b.start]) {
             continue;
         }
-        let distinct = |m: &Mention| super::refs::is_distinctive(matcher.name(m.name));
+        let distinct = |m: &Mention| matcher.is_distinctive(m.name);
         if distinct(b) {
             listed[i - 1] = true;
         }
@@ -100,7 +100,7 @@ fn capitalized_list_heads(
         let bare = c.via.is_none()
             && c.bits & (cue::CODE_FILE | cue::URL | cue::MIDPATH | cue::IMPORT) == 0
             && !matcher.name(m.name).contains(['.', '/']);
-        if !bare || !super::refs::is_distinctive(matcher.name(m.name)) {
+        if !bare || !matcher.is_distinctive(m.name) {
             continue;
         }
         let ls = memchr::memrchr(b'\n', &bytes[..m.start]).map_or(0, |i| i + 1);

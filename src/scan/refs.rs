@@ -187,7 +187,15 @@ pub struct Tree {
 /// common word with no cue that no kind of bearer takes bare (`bare_kind`: only an agent's role
 /// noun, or a skill's name inside its own folder, would). Such mentions need not be kept to be
 /// re-resolved when bearers change; most of a code tree's mentions are such words.
-pub fn never_an_edge(src: &str, name: &str, cue: u16, via: Option<&str>) -> bool {
+/// `distinctive()` says whether the name is distinctive, asked only when needed (a matcher
+/// knows it per name: `Matcher::is_distinctive`).
+pub fn never_an_edge(
+    src: &str,
+    name: &str,
+    distinctive: impl FnOnce() -> bool,
+    cue: u16,
+    via: Option<&str>,
+) -> bool {
     if cue & (cue::URL | cue::MIDPATH) != 0 {
         return true;
     }
@@ -204,7 +212,7 @@ pub fn never_an_edge(src: &str, name: &str, cue: u16, via: Option<&str>) -> bool
         return true;
     }
     cue & (cue::NAMED | cue::FOLDER | cue::ROOT) == 0
-        && !is_distinctive(name)
+        && !distinctive()
         && !is_role_noun(name)
         && !src.split('/').any(|c| c == name)
 }
