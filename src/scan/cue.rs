@@ -606,7 +606,7 @@ fn import_via(lang: Lang, line: &[u8], s: usize, e: usize, ts: usize) -> Option<
         .count();
     let body = &line[lead..];
     match lang {
-        Lang::Python => python_import(line, lead, s, e),
+        Lang::Python => python_import(line, python_lead(line), s, e),
         Lang::Script => {
             let quoted = s > ts && ts >= 1 && matches!(line[ts - 1], b'"' | b'\'' | b'`');
             let kw = contains(line, b"require(")
@@ -648,6 +648,18 @@ fn shell_path(line: &[u8], ts: usize, e: usize) -> String {
         Some(0) if after_subst => format!(".{t}"),
         _ => t,
     }
+}
+
+/// Where a Python line's statement starts: after its indentation and, in a doctest, after the
+/// prompt (`>>> import types` in a docstring is an import the tests run).
+fn python_lead(line: &[u8]) -> usize {
+    let blank = |b: &u8| matches!(b, b' ' | b'\t');
+    let lead = line.iter().take_while(|b| blank(b)).count();
+    let rest = &line[lead..];
+    if rest.starts_with(b">>> ") || rest.starts_with(b"... ") {
+        return lead + 4 + rest[4..].iter().take_while(|b| blank(b)).count();
+    }
+    lead
 }
 
 /// `import a.b.c`, `from a.b import c`, `from . import x`, `from ..p import y`: the module path
@@ -756,6 +768,8 @@ pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
         let le = memchr::memchr(b'\n', &hay[at..]).map_or(hay.len(), |i| at + i);
         next_line = le + 1;
         let line = &hay[ls..le];
+        // A doctest's import (`>>> import x`) binds nothing here: its uses are examples, mixed
+        // with their printed output (`<doctest test.test_pdb…>`).
         let lead = line
             .iter()
             .take_while(|b| matches!(b, b' ' | b'\t'))
@@ -1021,6 +1035,8 @@ mod tests {
         assert!(!has(&c, IMPORT), "{c:?}");
         let c = cue("from a import b as helpers", "helpers", "x.py");
         assert!(!has(&c, IMPORT), "{c:?}");
+        let c = cue("    >>> import types", "types", "x.py");
+        assert_eq!(c.via.as_deref(), Some("types"), "a doctest's import");
         let c = cue("from command dispatch.", "command", "x.py");
         assert!(!has(&c, IMPORT), "{c:?}");
         let c = cue("from a import b as c, helpers", "helpers", "x.py");
