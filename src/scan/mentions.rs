@@ -17,6 +17,9 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     let data = cue::is_data(path);
     let mut ms = matcher.spans(bytes);
     ms.sort_by_key(|m| (m.start, m.end));
+    if is_manifest(path) {
+        ms.retain(|m| !declares_name(bytes, m.start));
+    }
     let mut out: Vec<(Mention, Cue)> = ms
         .into_iter()
         .map(|m| {
@@ -31,6 +34,29 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
         one_per_line(&mut out);
     }
     out
+}
+
+/// A manifest (`plugin.json`, `marketplace.json`, `package.json`) declares names: its own, and
+/// a marketplace its plugins'.
+fn is_manifest(path: &str) -> bool {
+    let base = path.rsplit('/').next().unwrap_or(path);
+    matches!(base, "plugin.json" | "marketplace.json" | "package.json")
+}
+
+/// Whether the occurrence at `start` is the value of a `"name"` key: the plugin or package is
+/// called so, which refers to no file of that name (`"name": "c4-architecture"` is the plugin,
+/// not its command `c4-architecture.md`).
+fn declares_name(bytes: &[u8], start: usize) -> bool {
+    let ls = memchr::memrchr(b'\n', &bytes[..start]).map_or(0, |i| i + 1);
+    let before = bytes[ls..start].trim_ascii_end();
+    let Some(before) = before.strip_suffix(b"\"") else {
+        return false;
+    };
+    let before = before.trim_ascii_end();
+    let Some(before) = before.strip_suffix(b":") else {
+        return false;
+    };
+    before.trim_ascii_end().ends_with(b"\"name\"")
 }
 
 /// The evidence of a mention of `mentions_in`: the part of its line around it.
@@ -445,6 +471,24 @@ mod tests {
                 "{text}: {got:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_manifest_declares_its_names() {
+        let names = ["c4-architecture", "helper-x"];
+        let text = "{\n  \"name\": \"c4-architecture\",\n  \"description\": \"uses helper-x\"\n}\n";
+        let got = found(&names, text, ".claude-plugin/marketplace.json");
+        assert!(
+            got.iter().all(|(n, _, _, _)| n != "c4-architecture"),
+            "{got:?}"
+        );
+        assert!(got.iter().any(|(n, _, _, _)| n == "helper-x"), "{got:?}");
+        // Elsewhere a `name` key may well refer to an agent (a team's config).
+        let got = found(&names, text, "team/config.json");
+        assert!(
+            got.iter().any(|(n, _, _, _)| n == "c4-architecture"),
+            "{got:?}"
+        );
     }
 
     #[test]

@@ -618,12 +618,21 @@ fn decide_path(
     // Two plain words joined by one slash are alternatives ("xml/html", "read/write"), not a
     // path: a file name, a separator or a third component says path.
     let path_shaped = comps.len() >= 3 || comps.last().is_some_and(|l| l.contains(['.', '-', '_']));
+    // A path that leads to a folder (`./plugins/unit-testing` in a marketplace) names that
+    // folder: it was not moved.
+    // (From the mentioning file or the root: a marketplace's `./plugins/x` is the root's.)
+    let from_root = comps.join("/");
+    let to_folder = exact
+        .iter()
+        .chain(std::iter::once(&from_root))
+        .any(|p| !p.is_empty() && exists(p) == OnDisk::Dir);
     if qualified.is_empty()
         && !outside
         && !import
         && comps.len() >= 2
         && last_distinctive
         && path_shaped
+        && !to_folder
     {
         let first = comps[0];
         let joined = if src_dir.is_empty() {
@@ -1019,6 +1028,21 @@ mod tests {
         assert_eq!(
             edge_to(d_with("plugins/p/c/go.md", "run.sh", 0, v, &sh, &manifest)).map(|e| e.0),
             Some(2)
+        );
+        // A path to an existing folder names the folder, not a file with its name elsewhere.
+        let t = ["plugins/b/skills/t/resources/unit-testing.md"];
+        let folder = ["plugins/unit-testing/README.md"];
+        let v = Some("./plugins/unit-testing");
+        assert_eq!(
+            d_with(
+                ".claude-plugin/marketplace.json",
+                "unit-testing",
+                0,
+                v,
+                &t,
+                &folder
+            ),
+            Decision::Weak
         );
         // Two words joined by a slash are alternatives, not a moved path (`xml/` exists).
         let h = ["html/__init__.py"];
