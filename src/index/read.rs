@@ -173,11 +173,11 @@ pub fn read_file(
 }
 
 /// Whether the file at `path` may mention one of the probe's (new) names: a whole name as
-/// written or capitalised (the probe holds both forms, see `probe_names`), or one of the words
-/// `scan::mentions` takes that are no whole names (a submodule in a qualified use's chain).
+/// written or capitalised (the probe holds both forms, see `probe_names`), or a submodule in
+/// a qualified use's chain (no whole name).
 fn may_mention(probe: &Matcher, bytes: &[u8], path: &str) -> bool {
     probe.any_valid(bytes)
-        || crate::scan::mentions::unseen_words(bytes, path)
+        || crate::scan::mentions::chained_words(bytes, path)
             .iter()
             .any(|w| probe.id_of(w).is_some())
 }

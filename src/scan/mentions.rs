@@ -163,7 +163,6 @@ fn capitalized_list_heads(
 /// In `before` (a line up to a name), the capitalised word (`Brainstorming`: a capital, then
 /// no other) that starts the sentence and is joined to the name by a list joiner: its span.
 fn list_head_before(before: &[u8]) -> Option<(usize, usize)> {
-    let is_word = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_');
     let gap_start = |mut i: usize| {
         while i > 0 && !is_word(before[i - 1]) {
             i -= 1;
@@ -182,11 +181,20 @@ fn list_head_before(before: &[u8]) -> Option<(usize, usize)> {
         e = gap_start(s);
         s = word_start(e);
     }
-    let word = &before[s..e];
-    let capitalised = word.len() >= 2
+    (capitalised(&before[s..e]) && joins(&before[e..]) && sentence_start(&before[..s]))
+        .then_some((s, e))
+}
+
+/// `Brainstorming`: a capital, then no other.
+fn capitalised(word: &[u8]) -> bool {
+    word.len() >= 2
         && word[0].is_ascii_uppercase()
-        && word[1..].iter().all(|b| !b.is_ascii_uppercase());
-    (capitalised && joins(&before[e..]) && sentence_start(&before[..s])).then_some((s, e))
+        && word[1..].iter().all(|b| !b.is_ascii_uppercase())
+}
+
+/// A byte of a word a list head may be: letters, digits, `-`, `_`.
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_')
 }
 
 /// Whether `lead` (a line up to a word) puts the word at the start of a sentence: nothing but
@@ -313,30 +321,36 @@ fn chain_words(bytes: &[u8], mut end: usize) -> Vec<(&str, usize)> {
     out
 }
 
+/// The words of qualified uses' chains in a Python file (`generator` in
+/// `email.generator.X`): no whole names, followed by `.` and a letter.
+pub fn chained_words<'h>(bytes: &'h [u8], path: &str) -> Vec<&'h str> {
+    if cue::FileLangs::of(path, bytes).base() != Some(cue::Lang::Python) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for b in cue::python_bindings(bytes) {
+        for (_, e) in cue::qualified_uses(bytes, &b.bound) {
+            out.extend(chain_words(bytes, e).into_iter().map(|(w, _)| w));
+        }
+    }
+    out
+}
+
 /// The words `mentions_in` may take as names that are no candidates of
 /// `matcher::for_each_candidate`: the words of qualified uses' chains in a Python file (no
 /// whole names: followed by `.` and a letter), and the lower-cased form of a capitalised word
 /// that may head a list of names (`capitalized_list_heads`). A matcher built from only the
 /// names a file holds must include these to find what a matcher over all names finds.
 pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    if cue::FileLangs::of(path, bytes).base() == Some(cue::Lang::Python) {
-        for b in cue::python_bindings(bytes) {
-            for (_, e) in cue::qualified_uses(bytes, &b.bound) {
-                out.extend(
-                    chain_words(bytes, e)
-                        .into_iter()
-                        .map(|(w, _)| w.to_string()),
-                );
-            }
-        }
-    }
+    let mut out: Vec<String> = chained_words(bytes, path)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
     // A superset of the list heads: every capitalised word that starts a sentence and is
     // followed by a list joiner.
     for line in bytes.split(|b| *b == b'\n') {
         let mut i = 0;
         while i < line.len() {
-            let is_word = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_');
             if !is_word(line[i]) {
                 i += 1;
                 continue;
@@ -346,10 +360,7 @@ pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
                 i += 1;
             }
             let word = &line[s..i];
-            let capitalised = word.len() >= 2
-                && word[0].is_ascii_uppercase()
-                && word[1..].iter().all(|b| !b.is_ascii_uppercase());
-            if !capitalised || !sentence_start(&line[..s]) {
+            if !capitalised(word) || !sentence_start(&line[..s]) {
                 continue;
             }
             let rest = &line[i..];

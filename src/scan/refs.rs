@@ -621,18 +621,21 @@ fn decide_path(
     // A path that leads to a folder (`./plugins/unit-testing` in a marketplace) names that
     // folder: it was not moved.
     // (From the mentioning file or the root: a marketplace's `./plugins/x` is the root's.)
-    let from_root = comps.join("/");
-    let to_folder = exact
-        .iter()
-        .chain(std::iter::once(&from_root))
-        .any(|p| !p.is_empty() && exists(p) == OnDisk::Dir);
+    // Probed last: only a path that could be a moved file's.
+    let to_folder = || {
+        let from_root = comps.join("/");
+        exact
+            .iter()
+            .chain(std::iter::once(&from_root))
+            .any(|p| !p.is_empty() && exists(p) == OnDisk::Dir)
+    };
     if qualified.is_empty()
         && !outside
         && !import
         && comps.len() >= 2
         && last_distinctive
         && path_shaped
-        && !to_folder
+        && !to_folder()
     {
         let first = comps[0];
         let joined = if src_dir.is_empty() {
@@ -693,14 +696,16 @@ fn written_token<'v>(via: &'v str, name: &str) -> &'v str {
 /// is the project's `x`; `${CLAUDE_PLUGIN_ROOT}/x` is `x` in the plugin holding the mentioning
 /// file (the nearest folder above it with `.claude-plugin/plugin.json`, else the root).
 fn client_root_path(src: &str, via: &str, exists: &dyn Fn(&str) -> OnDisk) -> Option<String> {
-    let strip = |var: &str| {
-        via.strip_prefix(&format!("${{{var}}}/"))
-            .or_else(|| via.strip_prefix(&format!("${var}/")))
-    };
-    if let Some(rest) = strip("CLAUDE_PROJECT_DIR") {
+    // Called for every written path: no allocation unless it starts with a variable.
+    if !via.starts_with('$') {
+        return None;
+    }
+    let strip =
+        |braced: &str, plain: &str| via.strip_prefix(braced).or_else(|| via.strip_prefix(plain));
+    if let Some(rest) = strip("${CLAUDE_PROJECT_DIR}/", "$CLAUDE_PROJECT_DIR/") {
         return Some(rest.to_string());
     }
-    let rest = strip("CLAUDE_PLUGIN_ROOT")?;
+    let rest = strip("${CLAUDE_PLUGIN_ROOT}/", "$CLAUDE_PLUGIN_ROOT/")?;
     let mut dir = src.rsplit_once('/').map_or("", |(d, _)| d);
     loop {
         if dir.is_empty() {

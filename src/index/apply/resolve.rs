@@ -92,22 +92,18 @@ pub(super) struct Resolver<'b> {
 
 impl<'b> Resolver<'b> {
     pub(super) fn new(bearers: &'b Bearers, root: &'b Path) -> Resolver<'b> {
-        let nearest = bearers
-            .by_name
-            .iter()
-            .filter(|(_, ids)| ids.len() > MANY_BEARERS)
-            .map(|(n, _)| (n.as_str(), OnceLock::new()))
-            .collect();
-        let many = bearers
-            .by_name
-            .iter()
-            .filter(|(_, ids)| ids.len() > MANY_BEARERS)
-            .map(|(n, _)| (n.as_str(), OnceLock::new()))
-            .collect();
+        // Both built lazily, for the same names: those borne by many files.
+        let much_borne = || {
+            bearers
+                .by_name
+                .iter()
+                .filter(|(_, ids)| ids.len() > MANY_BEARERS)
+                .map(|(n, _)| n.as_str())
+        };
         Resolver {
             bearers,
-            nearest,
-            many,
+            nearest: much_borne().map(|n| (n, OnceLock::new())).collect(),
+            many: much_borne().map(|n| (n, OnceLock::new())).collect(),
             root,
             tree: tree_of(root),
             probed: Mutex::new(FnvMap::default()),
