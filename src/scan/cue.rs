@@ -886,9 +886,83 @@ pub fn qualified_uses(hay: &[u8], bound: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The triple-quoted strings of a Python file (docstrings, long texts): `(start, end)` in
+/// order. A line-by-line look cannot tell that `Message-ID: spam` is inside one.
+pub fn python_long_strings(hay: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(j) = memchr::memchr3(b'#', b'"', b'\'', &hay[i..]) {
+        let at = i + j;
+        let q = hay[at];
+        if q == b'#' {
+            i = memchr::memchr(b'\n', &hay[at..]).map_or(hay.len(), |k| at + k);
+            continue;
+        }
+        let triple = [q, q, q];
+        if hay[at..].starts_with(&triple) {
+            let end =
+                memchr::memmem::find(&hay[at + 3..], &triple).map_or(hay.len(), |k| at + 6 + k);
+            out.push((at, end));
+            i = end;
+            continue;
+        }
+        // A short string ends at its closing quote or the line's end.
+        let mut k = at + 1;
+        while k < hay.len() && hay[k] != q && hay[k] != b'\n' {
+            k += if hay[k] == b'\\' { 2 } else { 1 };
+        }
+        i = (k + 1).min(hay.len());
+    }
+    out
+}
+
+/// Whether `at` lies inside one of `spans` (ordered, disjoint).
+pub fn inside(spans: &[(usize, usize)], at: usize) -> bool {
+    let i = spans.partition_point(|(s, _)| *s <= at);
+    i > 0 && at < spans[i - 1].1
+}
+
+/// Every use of a bound name as a whole identifier in code (`Scaffold` in
+/// `class App(Scaffold):`): `(start, end)`, skipping attributes (`x.Scaffold`), longer
+/// identifiers, the import lines themselves, comments and strings.
+pub fn bare_uses(hay: &[u8], bound: &str) -> Vec<(usize, usize)> {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(hay, bound.as_bytes()) {
+        let end = at + bound.len();
+        let before = at.checked_sub(1).map(|i| hay[i]);
+        if before.is_some_and(|b| ident(b) || b == b'.') || hay.get(end).is_some_and(|b| ident(*b))
+        {
+            continue;
+        }
+        let ls = memchr::memrchr(b'\n', &hay[..at]).map_or(0, |i| i + 1);
+        let body = hay[ls..at].trim_ascii_start();
+        if body.starts_with(b"import ") || body.starts_with(b"from ") {
+            continue;
+        }
+        let le = memchr::memchr(b'\n', &hay[at..]).map_or(hay.len(), |i| at + i);
+        if in_comment_or_string(&hay[ls..le], at - ls, end - ls, Lang::Python) {
+            continue;
+        }
+        out.push((at, end));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_strings_are_found_past_comments_and_short_strings() {
+        let hay = b"x = '\"\"\"'  # '''\ny = \"\"\"doc\nMessage-ID\"\"\"\nz = 1\n";
+        let spans = python_long_strings(hay);
+        assert_eq!(spans.len(), 1, "{spans:?}");
+        let at = |s: &str| memchr::memmem::find(hay, s.as_bytes()).unwrap_or(usize::MAX);
+        assert!(inside(&spans, at("Message")));
+        assert!(!inside(&spans, at("z = 1")));
+        assert!(!inside(&spans, at("x = ")));
+    }
 
     fn cue(line: &str, name: &str, path: &str) -> Cue {
         let s = line

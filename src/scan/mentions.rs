@@ -235,69 +235,129 @@ fn joins(gap: &[u8]) -> bool {
     ) && lower.starts_with(',')
 }
 
-/// Adds the qualified uses (`copy.deepcopy`) of the names the file's imports bind, each as a
-/// mention of the module's name with the module as its written form; a use through a
-/// submodule (`email.generator.BytesGenerator` after `import email`) also names the
-/// submodule (`email/generator`). The matcher finds none of them: a name followed by `.` and a
-/// letter is no whole name. A use inside a string or a comment is text, not a use.
+/// Adds what a Python file's uses of its imports name beyond the import lines themselves, each
+/// as a mention with the module's path as its written form. A line that uses the module itself
+/// names it, on every such line:
+/// - its namesake, the entity it is named after: `copy.copy(x)`, `datetime.datetime.now()`,
+///   `email.message.Message`, and `Scaffold` in `class App(Scaffold):` after
+///   `from .scaffold import Scaffold`;
+/// - a private name of it (`utils._sanitize(v)`): the caller reaches into the module's
+///   internals, the first thing an edit of it breaks;
+/// - the module as a value (`swap_attr(support, …)`, `hasattr(logging.handlers, …)`).
 ///
-/// A file keeps one mention of a name per line, so direct uses go first: a chain's word only
-/// names a submodule on a line with no direct use of that name (`os.stat(p)` beside
-/// `stat.S_IEXEC` is `stat`'s use, not a submodule `os/stat`).
+/// A submodule that a use reaches through an imported package (`email.generator.X` after
+/// `import email`) is named once per file, at its first use. Any other use of the imported
+/// module (`copy.deepcopy(x)`, `types.MethodType`) adds nothing: the import line is the file's
+/// reference to the module, and its public uses are that import's consequences (a row per call
+/// made `os.py` 9,000 rows on the Python library, all saying what its 600 imports say). Only a
+/// word used as a namespace or a value is a submodule: `unittest.main()` calls a function of the
+/// package, `os.stat(p)` is no module `os/stat`. A use inside a string or a comment is text.
 fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
-    // An import line's own mention counts; a bare identifier (`glob` in `glob.glob(p)`) does not.
-    let mut seen: std::collections::HashSet<(u32, u32)> = found
+    let bindings = cue::python_bindings(bytes);
+    if bindings.is_empty() {
+        return;
+    }
+    // The modules the file's imports name already (`import xml.dom.minidom` names its
+    // packages too), and the submodules added so far.
+    let mut named: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for via in found
         .iter()
         .filter(|(_, c)| c.bits & cue::IMPORT != 0)
-        .map(|(m, _)| (m.name, m.line))
-        .collect();
-    let mut chained: Vec<(Mention, Cue)> = Vec::new();
-    let mention = |id: u32, line: u32, s: usize, end: usize, module: String| {
+        .filter_map(|(_, c)| c.via.as_deref())
+    {
+        let mut end = 0;
+        for part in via.split('/') {
+            end += part.len();
+            named.insert(via[..end].to_string());
+            end += 1;
+        }
+    }
+    let long_strings = cue::python_long_strings(bytes);
+    let code = |at: &(usize, usize)| !cue::inside(&long_strings, at.0);
+    let breaks: Vec<usize> = memchr::memchr_iter(b'\n', bytes).collect();
+    let line_of = |at: usize| breaks.partition_point(|&p| p < at) as u32 + 1;
+    let mention = |id: u32, s: usize, end: usize, module: &str| {
         (
             Mention {
                 name: id,
-                line,
+                line: line_of(s),
                 text: String::new(),
                 start: s,
                 end,
             },
             Cue {
                 bits: cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED,
-                via: Some(module),
+                via: Some(module.to_string()),
             },
         )
     };
-    let bindings = cue::python_bindings(bytes);
-    if bindings.is_empty() {
-        return;
-    }
-    // Line breaks once for all bindings: a use's line is how many come before it, plus one.
-    let breaks: Vec<usize> = memchr::memchr_iter(b'\n', bytes).collect();
+    let mut added: Vec<(Mention, Cue)> = Vec::new();
     for b in bindings {
-        let last = b.module.rsplit('/').next().unwrap_or(&b.module);
-        let top = matcher.id_of(last);
-        for (s, e) in cue::qualified_uses(bytes, &b.bound) {
-            let line = breaks.partition_point(|&p| p < s) as u32 + 1;
-            if let Some(id) = top {
-                if seen.insert((id, line)) {
-                    found.push(mention(id, line, s, e, b.module.clone()));
+        let (parent, last) = b.module.rsplit_once('/').unwrap_or(("", &b.module));
+        let parent_last = parent.rsplit('/').next().unwrap_or(parent);
+        if !parent_last.is_empty() && parent_last.eq_ignore_ascii_case(last) {
+            // `from .scaffold import Scaffold`: the bound name is the module's namesake.
+            if let Some(id) = matcher.id_of(parent_last) {
+                for (s, e) in cue::bare_uses(bytes, &b.bound).into_iter().filter(code) {
+                    added.push(mention(id, s, e, parent));
                 }
             }
-            // Each submodule the chain names whose name some file bears: the decision keeps
-            // the ones that lead to a file (`os.path` leads to none).
-            let mut module = b.module.clone();
-            for (word, end) in chain_words(bytes, e) {
-                module = format!("{module}/{word}");
-                if let Some(id) = matcher.id_of(word) {
-                    chained.push(mention(id, line, s, end, module.clone()));
+        } else if let Some(id) = matcher.id_of(last) {
+            // The module itself as a value (`swap_attr(support, …)`), if it is one: resolution
+            // keeps the bindings that lead to a module's file.
+            for (s, e) in cue::bare_uses(bytes, &b.bound).into_iter().filter(code) {
+                if is_value(bytes, e) {
+                    added.push(mention(id, s, e, &b.module));
                 }
+            }
+        }
+        for (s, e) in cue::qualified_uses(bytes, &b.bound)
+            .into_iter()
+            .filter(code)
+        {
+            let words = chain_words(bytes, e);
+            let (mut module, mut module_last) = (b.module.clone(), last.to_string());
+            for (i, (word, end)) in words.iter().enumerate() {
+                // The module's namesake (`copy.copy`) or a private name (`utils._sanitize`):
+                // this line uses the module itself.
+                if word.eq_ignore_ascii_case(&module_last) || word.starts_with('_') {
+                    if let Some(id) = matcher.id_of(&module_last) {
+                        added.push(mention(id, s, e, &module));
+                    }
+                    break;
+                }
+                let submodule = format!("{module}/{word}");
+                let Some(id) = matcher.id_of(word) else {
+                    break;
+                };
+                if i + 1 == words.len() {
+                    // The chain's last word: a submodule as a value (`hasattr(logging.handlers,
+                    // …)`); a call or an index is the package's attribute (`unittest.main()`).
+                    if is_value(bytes, *end) {
+                        added.push(mention(id, s, *end, &submodule));
+                    }
+                    break;
+                }
+                // A submodule used as a namespace, which no import of the file names: once.
+                if named.insert(submodule.clone()) {
+                    added.push(mention(id, s, *end, &submodule));
+                }
+                module = submodule;
+                module_last = word.to_string();
             }
         }
     }
-    for (m, c) in chained {
-        if seen.insert((m.name, m.line)) {
-            found.push((m, c));
-        }
+    found.extend(added);
+}
+
+/// Whether a name ending at `end` is used as a value: not called, indexed or assigned to.
+fn is_value(bytes: &[u8], end: usize) -> bool {
+    let rest = bytes[end..].trim_ascii_start();
+    match rest.first() {
+        None => true,
+        Some(b'(' | b'[' | b'.') => false,
+        Some(b'=') => rest.get(1) == Some(&b'='),
+        Some(_) => true,
     }
 }
 
@@ -330,7 +390,9 @@ pub fn chained_words<'h>(bytes: &'h [u8], path: &str) -> Vec<&'h str> {
     let mut out = Vec::new();
     for b in cue::python_bindings(bytes) {
         for (_, e) in cue::qualified_uses(bytes, &b.bound) {
-            out.extend(chain_words(bytes, e).into_iter().map(|(w, _)| w));
+            let words = chain_words(bytes, e);
+            let namespaces = words.len().saturating_sub(1);
+            out.extend(words.into_iter().take(namespaces).map(|(w, _)| w));
         }
     }
     out
@@ -503,39 +565,124 @@ mod tests {
     }
 
     #[test]
-    fn a_qualified_use_names_the_submodule_it_goes_through() {
-        let text = "import email\n\ngen = email.generator.BytesGenerator(buf)\n";
+    fn a_qualified_use_names_the_submodule_it_goes_through_once() {
+        let text = "import email\n\ngen = email.generator.BytesGenerator(buf)\nb = email.generator.flatten(buf)\n";
         let got = found(&["email", "generator"], text, "mailbox.py");
-        assert!(got.contains(&(
-            "generator".into(),
-            3,
-            cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED,
-            Some("email/generator".into())
-        )));
-        assert!(got
+        let uses: Vec<_> = got
             .iter()
-            .any(|(n, l, _, v)| n == "email" && *l == 3 && v.as_deref() == Some("email")));
-        // `os.stat` leads to no file `os/stat`; it does not hide the use of `stat` beside it.
-        let text = "import os\nimport stat\nm = os.stat(p).st_mode | stat.S_IEXEC\nif stat.S_ISSOCK(os.stat(p).st_mode): pass\n";
-        let got = found(&["os", "stat"], text, "zipapp.py");
-        for line in [3, 4] {
-            assert!(
-                got.iter()
-                    .any(|(n, l, _, v)| n == "stat" && *l == line && v.as_deref() == Some("stat")),
-                "{got:?}"
-            );
-        }
+            .filter(|(_, _, bits, _)| bits & cue::QUALIFIED != 0)
+            .collect();
+        // Once, at its first use: the file's reference to the submodule, not one per call.
+        assert_eq!(
+            uses,
+            [&(
+                "generator".to_string(),
+                3,
+                cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED,
+                Some("email/generator".to_string())
+            )],
+            "{got:?}"
+        );
     }
 
     #[test]
-    fn a_name_is_mentioned_once_per_line_its_use_first() {
-        // A distinctive name in a comment is kept as prose; its qualified use on the same line
-        // is the one mention of that line.
-        let text = "import helpers_lib\nx = helpers_lib.run()  # helpers_lib does it\n";
+    fn a_use_of_the_imported_module_itself_adds_no_mention() {
+        // The import line is the reference; `copy.deepcopy(x)` is its consequence.
+        let text = "import copy\nimport os\ny = copy.deepcopy(x)\nos.stat(p)\n";
+        let got = found(&["copy", "os", "stat"], text, "a.py");
+        assert_eq!(
+            got.iter()
+                .filter(|(n, _, _, _)| n != "stat")
+                .map(|(n, l, _, _)| (n.as_str(), *l))
+                .collect::<Vec<_>>(),
+            [("copy", 1), ("os", 2)],
+            "{got:?}"
+        );
+        assert!(
+            got.iter().all(|(_, _, bits, _)| bits & cue::QUALIFIED == 0),
+            "{got:?}"
+        );
+        // A chain's last word that is called is the package's function, not a submodule
+        // (`unittest.main()`); one used as a value may be a module (resolution decides).
+        let text = "import unittest\nunittest.main()\nx = unittest.mock\nif hasattr(unittest.case, 'X'): pass\n";
+        let got = found(&["unittest", "main", "mock", "case"], text, "t.py");
+        let uses: Vec<_> = got
+            .iter()
+            .filter(|(_, _, bits, _)| bits & cue::QUALIFIED != 0)
+            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
+            .collect();
+        assert_eq!(
+            uses,
+            [
+                ("mock", 3, Some("unittest/mock")),
+                ("case", 4, Some("unittest/case"))
+            ],
+            "{got:?}"
+        );
+        // A submodule the file imports itself is named by that import already.
+        let text = "import xml.dom.minidom\nd = xml.dom.minidom.parseString(s)\n";
+        let got = found(&["minidom", "dom", "xml"], text, "t.py");
+        assert!(got.iter().all(|(_, l, _, _)| *l == 1), "{got:?}");
+    }
+
+    #[test]
+    fn a_use_of_the_entity_a_module_is_named_after_names_the_module() {
+        let text = "import copy\ny = copy.copy(x)\nz = copy.deepcopy(x)\n";
+        let got = found(&["copy"], text, "a.py");
+        let uses: Vec<_> = got
+            .iter()
+            .filter(|(_, _, bits, _)| bits & cue::QUALIFIED != 0)
+            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
+            .collect();
+        assert_eq!(uses, [("copy", 2, Some("copy"))], "{got:?}");
+        // A class imported from the module named after it, used in code: every line using it.
+        let text = "from .scaffold import Scaffold\n\nclass App(Scaffold):\n    # Scaffold sets up\n    x: \"Scaffold\"\n    y = other.Scaffold\n    \"\"\"A long text:\n    Scaffold-ID: 1\n\"\"\"\ndef f(s: Scaffold) -> None: ...\n";
+        let got = found(&["scaffold"], text, "pkg/app.py");
+        let uses: Vec<_> = got
+            .iter()
+            .filter(|(_, _, bits, _)| bits & cue::QUALIFIED != 0)
+            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
+            .collect();
+        assert_eq!(
+            uses,
+            [
+                ("scaffold", 3, Some("./scaffold")),
+                ("scaffold", 10, Some("./scaffold"))
+            ],
+            "{got:?}"
+        );
+        // A private name of the module, or the module as a value, is a use of the module
+        // itself; a keyword argument or a call of the name is not.
+        let text = "from email import utils\nif utils._has_surrogates(v): pass\nswap(utils, 'x')\nf(utils=1)\nutils.formatdate()\n";
+        let got = found(&["utils", "email"], text, "a.py");
+        let uses: Vec<_> = got
+            .iter()
+            .filter(|(_, _, bits, _)| bits & cue::QUALIFIED != 0)
+            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
+            .collect();
+        assert_eq!(
+            uses,
+            [
+                ("utils", 2, Some("email/utils")),
+                ("utils", 3, Some("email/utils"))
+            ],
+            "{got:?}"
+        );
+        // Any other name the import binds is no namesake.
+        let text = "from typing import List\nx: List[int] = []\n";
+        let got = found(&["typing"], text, "a.py");
+        assert!(
+            got.iter().all(|(_, _, bits, _)| bits & cue::QUALIFIED == 0),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn a_name_is_mentioned_once_per_line_its_import_first() {
+        let text = "import helpers_lib  # helpers_lib does it\n";
         let got = found(&["helpers_lib"], text, "a.py");
-        let on_2: Vec<_> = got.iter().filter(|(_, l, _, _)| *l == 2).collect();
-        assert_eq!(on_2.len(), 1, "{got:?}");
-        assert!(on_2[0].2 & cue::QUALIFIED != 0, "{got:?}");
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].2 & cue::IMPORT != 0, "{got:?}");
     }
 
     #[test]
