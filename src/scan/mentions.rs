@@ -30,6 +30,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     capitalized_list_heads(matcher, bytes, &langs, data, &mut out);
     listed_together(matcher, bytes, &mut out);
     if langs.base() == Some(cue::Lang::Python) {
+        dotted_module_strings(bytes, &mut out);
         qualified(matcher, bytes, &mut out);
         one_per_line(&mut out);
     }
@@ -233,6 +234,37 @@ fn joins(gap: &[u8]) -> bool {
         lower.trim_start_matches([',', ' ', '`', '*', '_', '"', '\'']),
         "and" | "or"
     ) && lower.starts_with(',')
+}
+
+/// A Python string that is a whole dotted module path (`"flask.app"` in a warnings filter,
+/// `"cliapp.factory"` handed to an importer, a logger's name) names that module as an import
+/// would: the mention of its last word gets the path as its written form, and resolution keeps
+/// it only where the path leads to a module (`"os.path"`, `"shutil.rmtree"` lead to none).
+fn dotted_module_strings(bytes: &[u8], found: &mut [(Mention, Cue)]) {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    for (m, c) in found.iter_mut() {
+        if c.via.is_some() || c.bits & cue::IMPORT != 0 {
+            continue;
+        }
+        let Some(&q @ (b'"' | b'\'')) = bytes.get(m.end) else {
+            continue;
+        };
+        let s = bytes[..m.start]
+            .iter()
+            .rposition(|b| !(ident(*b) || *b == b'.'))
+            .map_or(0, |i| i + 1);
+        if s == 0 || bytes[s - 1] != q || bytes[s] == b'.' || bytes[s].is_ascii_digit() {
+            continue;
+        }
+        let path = &bytes[s..m.end];
+        if !path.contains(&b'.') || path.windows(2).any(|w| w == b"..") {
+            continue;
+        }
+        if let Ok(p) = std::str::from_utf8(path) {
+            c.via = Some(p.replace('.', "/"));
+            c.bits |= cue::IMPORT | cue::CODE_FILE;
+        }
+    }
 }
 
 /// Adds what a Python file's uses of its imports name beyond the import lines themselves, each
@@ -673,6 +705,25 @@ mod tests {
         let got = found(&["typing"], text, "a.py");
         assert!(
             got.iter().all(|(_, _, bits, _)| bits & cue::QUALIFIED == 0),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn a_dotted_module_path_in_a_string_is_written_as_an_import() {
+        let text = "warnings.filterwarnings(\"ignore\", module=\"flask.app\")\nx = ('cliapp.factory', 'app')\ny = \"app\"\nz = \"v.app.\"\n";
+        let got = found(&["app", "factory"], text, "tests/t.py");
+        let imports: Vec<_> = got
+            .iter()
+            .filter(|(_, _, bits, _)| bits & cue::IMPORT != 0)
+            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
+            .collect();
+        assert_eq!(
+            imports,
+            [
+                ("app", 1, Some("flask/app")),
+                ("factory", 2, Some("cliapp/factory"))
+            ],
             "{got:?}"
         );
     }
