@@ -30,8 +30,8 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     capitalized_list_heads(matcher, bytes, &langs, data, &mut out);
     listed_together(matcher, bytes, &mut out);
     if langs.base() == Some(cue::Lang::Python) {
-        dotted_module_strings(bytes, &mut out);
         qualified(matcher, bytes, &mut out);
+        dotted_module_strings(bytes, &mut out);
         one_per_line(&mut out);
     }
     out
