@@ -366,6 +366,15 @@ fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool) -> Option<RefKind> 
             return None;
         }
     }
+    // `/ns:name` with the folder that holds the file as its namespace: how the client names a
+    // command in a subfolder (`commands/ns/name.md`, or a folder of commands installed there);
+    // the namespace says which file, whatever its name is as a word.
+    if cue & cue::NAMESPACE != 0 {
+        let parent = path.rsplit('/').nth(1);
+        if parent.is_some() && m.via.and_then(|v| v.strip_suffix(':')) == parent {
+            return Some(RefKind::Name);
+        }
+    }
     if m.name == base && base.contains('.') {
         // The client's own instruction files exist at every level (`~/.claude/CLAUDE.md`, a
         // subfolder's, a plugin's): the bare name says which kind of file, not which one.
