@@ -27,12 +27,122 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
             (m, c)
         })
         .collect();
+    tree_entries(bytes, &mut out);
     capitalized_list_heads(matcher, bytes, &langs, data, &mut out);
     listed_together(matcher, bytes, &mut out);
     if langs.base() == Some(cue::Lang::Python) {
         qualified(matcher, bytes, &mut out);
         dotted_module_strings(bytes, &mut out);
         one_per_line(&mut out);
+    }
+    out
+}
+
+/// The branch marks of a drawn directory tree (`├── x`, `└── x`, `|-- x`, `` `-- x ``).
+const TREE_MARKS: [&[u8]; 4] = ["├── ".as_bytes(), "└── ".as_bytes(), b"|-- ", b"`-- "];
+
+/// A file drawn in a directory tree is the file its branch leads to: its written form becomes
+/// the path of the folders above it in the drawing (`common/` then `│   ├── testing.md` is
+/// `common/testing.md`, under the tree's root line `rules/` if there is one). Resolution then
+/// finds the file that path leads to, and no other file of that name: a tree of an imagined
+/// plugin (`my-plugin/hooks/validate-write.sh`) names no real file.
+fn tree_entries(bytes: &[u8], found: &mut [(Mention, Cue)]) {
+    if found.is_empty()
+        || !TREE_MARKS
+            .iter()
+            .any(|m| memchr::memmem::find(bytes, m).is_some())
+    {
+        return;
+    }
+    let entries = drawn_paths(bytes);
+    if entries.is_empty() {
+        return;
+    }
+    for (m, c) in found.iter_mut() {
+        let Ok(i) = entries.binary_search_by_key(&m.line, |e| e.0) else {
+            continue;
+        };
+        let (_, start, end, ref path) = entries[i];
+        // The entry's own file name, written without folders of its own.
+        if m.end == end
+            && m.start >= start
+            && (c.via.is_none() || c.via.as_deref() == std::str::from_utf8(&bytes[start..end]).ok())
+        {
+            c.via = Some(path.clone());
+        }
+    }
+}
+
+/// Each drawn tree entry that is a file: `(line, start, end, path)`, the path joined from the
+/// folders drawn above it.
+fn drawn_paths(bytes: &[u8]) -> Vec<(u32, usize, usize, String)> {
+    let mut out = Vec::new();
+    // Folders open above the current line: (column of the name, name).
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    let mut prev_plain: Option<String> = None;
+    let mut in_tree = false;
+    let mut ls = 0usize;
+    for (no, line) in bytes.split(|b| *b == b'\n').enumerate() {
+        let line_start = ls;
+        ls += line.len() + 1;
+        let mark = TREE_MARKS
+            .iter()
+            .filter_map(|m| memchr::memmem::find(line, m).map(|i| i + m.len()))
+            .min();
+        let Some(col) = mark else {
+            let t = line.trim_ascii();
+            // A bar alone continues the drawing; anything else ends it, and a lone folder
+            // (`rules/`) may be the root of the next one.
+            let bar_only =
+                !t.is_empty() && t.iter().all(|b| matches!(b, b'|' | b' ') || !b.is_ascii());
+            if !bar_only {
+                in_tree = false;
+                stack.clear();
+                prev_plain = std::str::from_utf8(t)
+                    .ok()
+                    .filter(|w| w.ends_with('/') && !w.contains(' ') && w.len() > 1)
+                    .map(|w| w.trim_end_matches('/').to_string());
+            }
+            continue;
+        };
+        if !in_tree {
+            in_tree = true;
+            stack.clear();
+            if let Some(root) = prev_plain.take() {
+                stack.push((0, root));
+            }
+        }
+        let rest = &line[col..];
+        let len = rest
+            .iter()
+            .position(|b| b.is_ascii_whitespace())
+            .unwrap_or(rest.len());
+        let token = &rest[..len];
+        let Ok(name) = std::str::from_utf8(token) else {
+            continue;
+        };
+        while stack.len() > 1 && stack.last().is_some_and(|(c, _)| *c >= col)
+            || stack.len() == 1 && stack[0].0 >= col
+        {
+            stack.pop();
+        }
+        if let Some(dir) = name.strip_suffix('/') {
+            stack.push((col, dir.to_string()));
+            continue;
+        }
+        if name.is_empty() {
+            continue;
+        }
+        let mut path: Vec<&str> = stack.iter().map(|(_, d)| d.as_str()).collect();
+        path.push(name);
+        out.push((
+            no as u32 + 1,
+            line_start + col,
+            line_start + col + len,
+            path.join("/"),
+        ));
+        // A name drawn without `/` may still be a folder: its children come deeper.
+        stack.push((col, name.to_string()));
     }
     out
 }
@@ -725,6 +835,33 @@ mod tests {
                 ("factory", 2, Some("cliapp/factory"))
             ],
             "{got:?}"
+        );
+    }
+
+    #[test]
+    fn a_drawn_tree_gives_each_file_the_path_of_its_branches() {
+        let text = "Layout:\n\nrules/\n|-- common/\n|   |-- testing.md   # always\n|   `-- hooks.md\n`-- go/\n    `-- testing.md\nafter the tree: testing.md\n";
+        let got: Vec<(u32, String)> = drawn_paths(text.as_bytes())
+            .into_iter()
+            .map(|(l, _, _, p)| (l, p))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (5, "rules/common/testing.md".to_string()),
+                (6, "rules/common/hooks.md".to_string()),
+                (8, "rules/go/testing.md".to_string())
+            ]
+        );
+        let got = found(&["testing.md"], text, "docs/a.md");
+        let vias: Vec<_> = got.iter().map(|(_, l, _, v)| (*l, v.clone())).collect();
+        assert_eq!(
+            vias,
+            [
+                (5, Some("rules/common/testing.md".to_string())),
+                (8, Some("rules/go/testing.md".to_string())),
+                (9, None)
+            ]
         );
     }
 
