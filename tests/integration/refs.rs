@@ -103,12 +103,12 @@ fn evidence_of_a_long_line_is_a_window_holding_the_match() {
     let p = indexed();
     let edges = rows(
         &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
-        &["line", "evidence", "pattern"],
+        &["line", "evidence", "pattern", "src"],
     );
     let long = edges
         .iter()
-        .find(|r| r[0] == "16")
-        .unwrap_or_else(|| panic!("no edge on line 16: {edges:?}"));
+        .find(|r| r[0] == "16" && r[3] == ".claude/docs/notes.md")
+        .unwrap_or_else(|| panic!("no edge on notes.md line 16: {edges:?}"));
     assert!(long[1].contains(&long[2]), "{long:?}");
     assert!(
         long[1].starts_with('…') && long[1].chars().count() <= 202,
