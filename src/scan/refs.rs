@@ -617,6 +617,7 @@ fn decide_path(
         .iter()
         .filter(|(_, b)| agrees(&comps, b, outside, m.name))
         .filter(|(_, b)| !import || relative || import_root_ok(b, &comps, exists))
+        .filter(|(_, b)| import || relative || outside || within_own_unit(m.src, &comps, b))
         .map(|(id, b)| (*id, *b, kind))
         .collect();
     // A path into this tree that leads nowhere (a file moved since it was written: the first
@@ -668,6 +669,54 @@ fn decide_path(
         return Decision::Tie;
     }
     pick(m.src, &qualified)
+}
+
+/// The folders every skill or plugin may hold: a path that starts with one, written inside a
+/// skill or a plugin, is that unit's own (`references/patterns.md` in a skill's SKILL.md).
+const UNIT_FOLDERS: [&str; 10] = [
+    "references",
+    "reference",
+    "resources",
+    "scripts",
+    "examples",
+    "assets",
+    "templates",
+    "agents",
+    "commands",
+    "hooks",
+];
+
+/// The skill (`…/skills/x`) or plugin (`…/plugins/p`) folder holding `path`, if any.
+fn unit_of(path: &str) -> Option<&str> {
+    let comps: Vec<&str> = path.split('/').collect();
+    let at = comps
+        .iter()
+        .rposition(|c| *c == "skills")
+        .or_else(|| comps.iter().rposition(|c| *c == "plugins"))
+        .filter(|i| i + 2 < comps.len())?;
+    let len: usize = comps[..at + 2].iter().map(|c| c.len() + 1).sum::<usize>() - 1;
+    Some(&path[..len])
+}
+
+/// Whether a bearer may be what a path written as `comps` in `src` leads to: a path that starts
+/// with a unit's own folder and ends in a plain word (`references/patterns.md`), written inside
+/// a skill or plugin, leads into that unit only. An example layout in one skill is not another
+/// skill's file of that name; a distinctive name (`references/model-catalog.md` after "see
+/// `finetuning-method-selection`'s") is the one file that bears it, whichever unit holds it.
+fn within_own_unit(src: &str, comps: &[&str], bearer: &str) -> bool {
+    let plain_last = comps
+        .last()
+        .is_some_and(|l| !is_distinctive(l.rsplit_once('.').map_or(l, |(s, _)| s)));
+    let own =
+        plain_last && comps.len() >= 2 && comps.first().is_some_and(|c| UNIT_FOLDERS.contains(c));
+    match unit_of(src).filter(|_| own) {
+        Some(unit) => {
+            bearer.len() > unit.len()
+                && bearer.starts_with(unit)
+                && bearer.as_bytes()[unit.len()] == b'/'
+        }
+        None => true,
+    }
 }
 
 /// Whether an absolute import written as `comps` (`gc`, `plugin_eval/models`) can reach the
