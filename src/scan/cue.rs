@@ -297,6 +297,12 @@ pub fn cue_at(hay: &[u8], s: usize, e: usize, lang: Option<Lang>) -> Cue {
     cue_in(hay, s, e, lang, false)
 }
 
+/// Whether a line of a script is a comment line (`//`, `/*`, ` * `).
+fn is_comment_line(line: &[u8]) -> bool {
+    let t = line.trim_ascii_start();
+    t.starts_with(b"//") || t.starts_with(b"/*") || t.starts_with(b"*")
+}
+
 /// Whether a path names a data file (JSON, YAML, TOML), whose quotes are syntax, not a cue.
 pub fn is_data(path: &str) -> bool {
     let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
@@ -370,7 +376,10 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         // The name itself is a path (`skills/x/SKILL.md`).
         cue.via = Some(String::from_utf8_lossy(token).into_owned());
     }
-    if in_code_span(line, a, e) {
+    // In a script, backticks outside a comment are a template literal (`` `sessions: ${n}` ``),
+    // not a code span.
+    let template_literal = lang == Some(Lang::Script) && !is_comment_line(line);
+    if !template_literal && in_code_span(line, a, e) {
         cue.bits |= CODE;
     }
     // Quotes, but not a key (`"scan": "pending"`), and not in a data file or source code, where

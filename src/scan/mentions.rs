@@ -20,6 +20,11 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     if is_manifest(path) {
         ms.retain(|m| !declares_name(bytes, m.start));
     }
+    // A plain word that is a data file's key (`"observer": {`, `observer:`) names a field, not
+    // the file that bears the word.
+    if data {
+        ms.retain(|m| matcher.is_distinctive(m.name) || !is_key(bytes, m.end));
+    }
     let mut out: Vec<(Mention, Cue)> = ms
         .into_iter()
         .map(|m| {
@@ -145,6 +150,16 @@ fn drawn_paths(bytes: &[u8]) -> Vec<(u32, usize, usize, String)> {
         stack.push((col, name.to_string()));
     }
     out
+}
+
+/// Whether the word ending at `end` is a key: a quote (if any), then `:`.
+fn is_key(bytes: &[u8], end: usize) -> bool {
+    let rest = &bytes[end..];
+    let rest = rest
+        .strip_prefix(b"\"")
+        .or_else(|| rest.strip_prefix(b"'"))
+        .unwrap_or(rest);
+    rest.first() == Some(&b':')
 }
 
 /// A manifest (`plugin.json`, `marketplace.json`, `package.json`) declares names: its own, and
