@@ -141,6 +141,16 @@ const WORDS: &[&str] = &[
     // A capitalised sentence start heading a list of names.
     "\nReview and gamma-x",
     "\nImplementer, zeta-agent",
+    // A drawn tree, a unit's own folder, a folder namespace, a data key, Python module strings
+    // and uses of a module itself.
+    "\nagents/\n├── alpha.md\n│   └── check.md\n",
+    "references/check.md",
+    "/references:check",
+    "\"review\": {",
+    "\"lib.helpers_lib\"",
+    "helpers_lib._x",
+    "helpers_lib.helpers_lib()",
+    "(helpers_lib, 1)",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name
