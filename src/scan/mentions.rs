@@ -459,9 +459,11 @@ fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
                     added.push(mention(id, s, e, parent));
                 }
             }
-        } else if let Some(id) = matcher.id_of(last) {
+        } else if let Some(id) = matcher.id_of(last).filter(|_| !rebinds(bytes, &b.bound)) {
             // The module itself as a value (`swap_attr(support, …)`), if it is one: resolution
-            // keeps the bindings that lead to a module's file.
+            // keeps the bindings that lead to a module's file. A file that binds the name to
+            // something else too (`def f(string):`, `mock = Mock()`) says nothing by the bare
+            // name.
             for (s, e) in cue::bare_uses(bytes, &b.bound).into_iter().filter(code) {
                 if is_value(bytes, e) {
                     added.push(mention(id, s, e, &b.module));
@@ -505,6 +507,34 @@ fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
         }
     }
     found.extend(added);
+}
+
+/// Whether a Python file binds `name` other than by importing it: an assignment (`name =`,
+/// `name: T =`), a parameter (on a `def` or `lambda` line), a loop or `with … as` target.
+fn rebinds(bytes: &[u8], name: &str) -> bool {
+    cue::bare_uses(bytes, name).into_iter().any(|(s, e)| {
+        let le = memchr::memchr(b'\n', &bytes[e..]).map_or(bytes.len(), |i| e + i);
+        let rest = bytes[e..le].trim_ascii_start();
+        // `a, name = …` unpacks into it; `name: T = …` annotates it.
+        let unpacked = || {
+            memchr::memchr(b'=', rest)
+                .is_some_and(|i| rest.get(i + 1) != Some(&b'=') && !rest[..i].contains(&b'('))
+        };
+        let assigned = match rest.first() {
+            Some(b'=') => rest.get(1) != Some(&b'='),
+            Some(b':') => rest.get(1) != Some(&b'='),
+            Some(b',') => unpacked(),
+            _ => false,
+        };
+        let ls = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
+        let lead = bytes[ls..s].trim_ascii_start();
+        let target =
+            lead.ends_with(b"for ") || lead.ends_with(b"as ") || lead.ends_with(b"global ");
+        let param = lead.starts_with(b"def ")
+            || lead.starts_with(b"async def ")
+            || memchr::memmem::find(lead, b"lambda").is_some();
+        assigned && !lead.contains(&b'(') || target || param
+    })
 }
 
 /// Whether a name ending at `end` is used as a value: not called, indexed or assigned to.
@@ -823,6 +853,13 @@ mod tests {
                 ("utils", 2, Some("email/utils")),
                 ("utils", 3, Some("email/utils"))
             ],
+            "{got:?}"
+        );
+        // A file that also binds the name otherwise says nothing by it alone.
+        let text = "import string\ndef f(string):\n    return g(string)\n";
+        let got = found(&["string"], text, "a.py");
+        assert!(
+            got.iter().all(|(_, _, bits, _)| bits & cue::QUALIFIED == 0),
             "{got:?}"
         );
         // Any other name the import binds is no namesake.
