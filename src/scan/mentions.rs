@@ -38,6 +38,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     if langs.base() == Some(cue::Lang::Python) {
         qualified(matcher, bytes, &mut out);
         dotted_module_strings(bytes, &mut out);
+        modules_named_in_prose(bytes, &mut out);
         one_per_line(&mut out);
     }
     out
@@ -388,6 +389,66 @@ fn dotted_module_strings(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         if let Ok(p) = std::str::from_utf8(path) {
             c.via = Some(p.replace('.', "/"));
             c.bits |= cue::IMPORT | cue::CODE_FILE;
+        }
+    }
+}
+
+/// Words before "module" that say which module without naming it.
+const NOT_MODULE_NAMES: [&[u8]; 24] = [
+    b"this", b"that", b"the", b"a", b"an", b"each", b"every", b"any", b"some", b"same", b"one",
+    b"our", b"your", b"its", b"their", b"which", b"whole", b"other", b"own", b"new", b"old",
+    b"test", b"main", b"sub",
+];
+
+/// In a Python file's prose, "the collections module", "the email.utils package" and
+/// ``:mod:`typing` `` name a module by its import name: the mention gets the dotted name as its
+/// written form, resolved as an import would be. Alone, such a word ("collections of tasks",
+/// "the typing of arguments") is text.
+fn modules_named_in_prose(bytes: &[u8], found: &mut [(Mention, Cue)]) {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    for (m, c) in found.iter_mut() {
+        if c.via.is_some() || c.bits & cue::IMPORT != 0 {
+            continue;
+        }
+        let s = bytes[..m.start]
+            .iter()
+            .rposition(|b| !(ident(*b) || *b == b'.'))
+            .map_or(0, |i| i + 1);
+        if bytes[s..m.start].first() == Some(&b'.') {
+            continue;
+        }
+        let after = &bytes[m.end..];
+        let word_after = |w: &[u8]| {
+            after
+                .strip_prefix(b" ")
+                .is_some_and(|a| a.starts_with(w) && a.get(w.len()).is_none_or(|b| !ident(*b)))
+        };
+        let role = bytes[..s].ends_with(b":mod:`") || bytes[..s].ends_with(b":mod:`~");
+        // "a source module" is a kind of module; "the email package" names one ("use package
+        // as …" does not).
+        let lead = bytes[..s].trim_ascii_end();
+        let article = |w: &[u8]| {
+            lead.len() >= w.len()
+                && lead[lead.len() - w.len()..].eq_ignore_ascii_case(w)
+                && (lead.len() == w.len() || !ident(lead[lead.len() - w.len() - 1]))
+        };
+        let indefinite = article(b"a") || article(b"an");
+        let named = role && after.first() == Some(&b'`')
+            || !indefinite && word_after(b"module")
+            || article(b"the") && word_after(b"package");
+        // "this module", "the test module": a determiner or a kind, not a module's name.
+        let word = &bytes[s..m.end];
+        if !named
+            || !role
+                && NOT_MODULE_NAMES
+                    .iter()
+                    .any(|w| word.eq_ignore_ascii_case(w))
+        {
+            continue;
+        }
+        if let Ok(p) = std::str::from_utf8(word) {
+            c.via = Some(p.replace('.', "/"));
+            c.bits |= cue::IMPORT;
         }
     }
 }
@@ -914,6 +975,26 @@ mod tests {
                 (8, Some("rules/go/testing.md".to_string())),
                 (9, None)
             ]
+        );
+    }
+
+    #[test]
+    fn a_module_named_in_prose_is_written_as_its_import_name() {
+        let text = "# needs the collections module\n\"\"\"Copied from :mod:`email.utils` here.\"\"\"\n# collections of tasks; the utils package\n# a collections module, use utils package\n";
+        let got = found(&["collections", "utils"], text, "a.py");
+        let named: Vec<_> = got
+            .iter()
+            .filter(|(_, _, bits, _)| bits & cue::IMPORT != 0)
+            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("collections", 1, Some("collections")),
+                ("utils", 2, Some("email/utils")),
+                ("utils", 3, Some("utils"))
+            ],
+            "{got:?}"
         );
     }
 
