@@ -812,6 +812,17 @@ mod tests {
         );
     }
 
+    /// `(name, line, via)` of the mentions whose cue holds `bit`.
+    fn carrying(
+        got: &[(String, u32, u16, Option<String>)],
+        bit: u16,
+    ) -> Vec<(&str, u32, Option<&str>)> {
+        got.iter()
+            .filter(|(_, _, bits, _)| bits & bit != 0)
+            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
+            .collect()
+    }
+
     #[test]
     fn a_qualified_use_names_the_submodule_it_goes_through_once() {
         let text = "import email\n\ngen = email.generator.BytesGenerator(buf)\nb = email.generator.flatten(buf)\n";
@@ -854,11 +865,7 @@ mod tests {
         // (`unittest.main()`); one used as a value may be a module (resolution decides).
         let text = "import unittest\nunittest.main()\nx = unittest.mock\nif hasattr(unittest.case, 'X'): pass\n";
         let got = found(&["unittest", "main", "mock", "case"], text, "t.py");
-        let uses: Vec<_> = got
-            .iter()
-            .filter(|(_, _, bits, _)| bits & cue::QUALIFIED != 0)
-            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
-            .collect();
+        let uses = carrying(&got, cue::QUALIFIED);
         assert_eq!(
             uses,
             [
@@ -877,20 +884,12 @@ mod tests {
     fn a_use_of_the_entity_a_module_is_named_after_names_the_module() {
         let text = "import copy\ny = copy.copy(x)\nz = copy.deepcopy(x)\n";
         let got = found(&["copy"], text, "a.py");
-        let uses: Vec<_> = got
-            .iter()
-            .filter(|(_, _, bits, _)| bits & cue::QUALIFIED != 0)
-            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
-            .collect();
+        let uses = carrying(&got, cue::QUALIFIED);
         assert_eq!(uses, [("copy", 2, Some("copy"))], "{got:?}");
         // A class imported from the module named after it, used in code: every line using it.
         let text = "from .scaffold import Scaffold\n\nclass App(Scaffold):\n    # Scaffold sets up\n    x: \"Scaffold\"\n    y = other.Scaffold\n    \"\"\"A long text:\n    Scaffold-ID: 1\n\"\"\"\ndef f(s: Scaffold) -> None: ...\n";
         let got = found(&["scaffold"], text, "pkg/app.py");
-        let uses: Vec<_> = got
-            .iter()
-            .filter(|(_, _, bits, _)| bits & cue::QUALIFIED != 0)
-            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
-            .collect();
+        let uses = carrying(&got, cue::QUALIFIED);
         assert_eq!(
             uses,
             [
@@ -903,11 +902,7 @@ mod tests {
         // itself; a keyword argument or a call of the name is not.
         let text = "from email import utils\nif utils._has_surrogates(v): pass\nswap(utils, 'x')\nf(utils=1)\nutils.formatdate()\n";
         let got = found(&["utils", "email"], text, "a.py");
-        let uses: Vec<_> = got
-            .iter()
-            .filter(|(_, _, bits, _)| bits & cue::QUALIFIED != 0)
-            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
-            .collect();
+        let uses = carrying(&got, cue::QUALIFIED);
         assert_eq!(
             uses,
             [
@@ -936,11 +931,7 @@ mod tests {
     fn a_dotted_module_path_in_a_string_is_written_as_an_import() {
         let text = "warnings.filterwarnings(\"ignore\", module=\"flask.app\")\nx = ('cliapp.factory', 'app')\ny = \"app\"\nz = \"v.app.\"\n";
         let got = found(&["app", "factory"], text, "tests/t.py");
-        let imports: Vec<_> = got
-            .iter()
-            .filter(|(_, _, bits, _)| bits & cue::IMPORT != 0)
-            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
-            .collect();
+        let imports = carrying(&got, cue::IMPORT);
         assert_eq!(
             imports,
             [
@@ -982,11 +973,7 @@ mod tests {
     fn a_module_named_in_prose_is_written_as_its_import_name() {
         let text = "# needs the collections module\n\"\"\"Copied from :mod:`email.utils` here.\"\"\"\n# collections of tasks; the utils package\n# a collections module, use utils package\n";
         let got = found(&["collections", "utils"], text, "a.py");
-        let named: Vec<_> = got
-            .iter()
-            .filter(|(_, _, bits, _)| bits & cue::IMPORT != 0)
-            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
-            .collect();
+        let named = carrying(&got, cue::IMPORT);
         assert_eq!(
             named,
             [
