@@ -134,7 +134,7 @@ pub fn live_dependents(
         }
     }
     let tree = crate::index::tree_of(&ws.root);
-    let exists = |p: &str| crate::index::file_exists(&ws.root, p);
+    let disk = crate::index::RootDisk(&ws.root);
     let mut edges = Vec::new();
     for (e, r) in walked.entries.iter().zip(reads) {
         let Some(r) = r else { continue };
@@ -150,7 +150,7 @@ pub fn live_dependents(
                 cue: c.bits,
                 via: c.via.as_deref(),
             };
-            if let Decision::Edge(dst, res, kind) = decide(&rm, &cands, tree, &exists) {
+            if let Decision::Edge(dst, res, kind) = decide(&rm, &cands, tree, &disk) {
                 let dst = &walked.entries[dst as usize].path;
                 if wanted.contains(dst.as_str()) {
                     edges.push(Edge {

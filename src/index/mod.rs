@@ -25,7 +25,7 @@ use crate::scan::walk;
 use crate::store::sql::index as sql;
 use crate::store::{meta_get, meta_set};
 
-pub(crate) use apply::{file_exists, tree_of};
+pub(crate) use apply::{tree_of, RootDisk};
 pub use status::status;
 
 /// `meta` keys written by the index.

@@ -110,6 +110,11 @@ SELECT n.file_id, f.path FROM names n JOIN files f ON f.id = n.file_id WHERE n.n
 -- name: NAMES_OF_FILE
 SELECT name FROM names WHERE file_id = ?1
 
+-- name: SKIPPED_MARKERS
+-- Skipped files (binary, too large) that make their folder a package or a plugin.
+SELECT path FROM skipped
+WHERE path LIKE '%__init__.py' OR path LIKE '%.claude-plugin/plugin.json'
+
 -- name: NAMES_UNDER
 -- The names borne by files whose path lies in [?1, ?2): every file below a folder `F` with
 -- ?1 = 'F/' and ?2 = 'F0' ('0' follows '/').

@@ -99,6 +99,8 @@ const PATHS: &[&str] = &[
     // A plugin manifest decides where `${CLAUDE_PLUGIN_ROOT}` leads.
     ".claude/plugins/p/.claude-plugin/plugin.json",
     ".claude/plugins/p/hooks/guard.sh",
+    // An agent by its frontmatter only (`tools:` in some of its contents), outside agents/.
+    ".claude/crew/tester.md",
 ];
 
 const WORDS: &[&str] = &[
@@ -151,6 +153,7 @@ const WORDS: &[&str] = &[
     "helpers_lib._x",
     "helpers_lib.helpers_lib()",
     "(helpers_lib, 1)",
+    "hand it to the tester",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

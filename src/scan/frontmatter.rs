@@ -53,6 +53,29 @@ pub fn name_in(bytes: &[u8]) -> Option<&str> {
     None
 }
 
+/// Whether the frontmatter block that starts `bytes` declares an agent: a `name:` and one of
+/// the keys only an agent's block has (`tools:`, `model:`, `color:`). A skill's block has
+/// `allowed-tools:`, a command's rarely a `name:`.
+pub fn declares_agent(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(HEAD_BYTES)];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let mut lines = head.split(|b| *b == b'\n');
+    if !lines.next().is_some_and(|l| is_fence(l, false)) {
+        return false;
+    }
+    let (mut name, mut agent_key) = (false, false);
+    for line in lines {
+        if is_fence(line, true) {
+            return name && agent_key;
+        }
+        name |= line.starts_with(b"name:");
+        agent_key |= [&b"tools:"[..], b"model:", b"color:"]
+            .iter()
+            .any(|k| line.starts_with(k));
+    }
+    false
+}
+
 /// The first `HEAD_BYTES` bytes of the file at `abs`, and one more when there are: enough for
 /// `name_in` to answer as it would on the whole file. A full rebuild reads the head of every
 /// Markdown file before its pass, so this is one `read` where it can be: a regular file's read is
@@ -124,6 +147,20 @@ fn plausible(v: &[u8]) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_agent_block_has_a_name_and_an_agent_key() {
+        assert!(declares_agent(
+            b"---\nname: debugger\ndescription: d\ntools: Read\n---\nx\n"
+        ));
+        assert!(declares_agent(
+            b"---\r\nname: x\r\nmodel: sonnet\r\n---\r\n"
+        ));
+        assert!(!declares_agent(b"---\nname: x\ndescription: d\n---\n"));
+        assert!(!declares_agent(b"---\nname: x\nallowed-tools: Read\n---\n"));
+        assert!(!declares_agent(b"---\nname: x\ntools: Read\n"));
+        assert!(!declares_agent(b"name: x\ntools: Read\n---\n"));
+    }
 
     fn name(text: &str) -> Option<&str> {
         name_in(text.as_bytes())

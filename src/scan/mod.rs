@@ -27,3 +27,10 @@ pub fn frontmatter_of(root: &Path, path: &str, cfg: &crate::config::Names) -> Op
     let head = frontmatter::read_head(&root.join(path)).ok()?;
     names::frontmatter_name(path, &head, cfg)
 }
+
+/// Whether the file at root-relative `path` declares an agent in its frontmatter
+/// (`frontmatter::declares_agent`), from a read of its head only.
+pub fn agent_on_disk(root: &Path, path: &str) -> bool {
+    frontmatter::applies_to(path)
+        && frontmatter::read_head(&root.join(path)).is_ok_and(|h| frontmatter::declares_agent(&h))
+}

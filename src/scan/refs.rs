@@ -87,6 +87,25 @@ pub fn entity_of(path: &str, name: &str) -> Entity {
     Entity::Other
 }
 
+/// `entity_of`, and an agent also by its frontmatter (`name:` with `tools:`, `model:` or
+/// `color:`): a collection that files its agents by category (`categories/04-qa/debugger.md`)
+/// names them as any agent is named.
+pub fn entity_on_disk(path: &str, name: &str, disk: &dyn Disk) -> Entity {
+    match entity_of(path, name) {
+        Entity::Other if may_declare_agent(path) && disk.is_agent(path) => Entity::Agent,
+        e => e,
+    }
+}
+
+/// Whether the file at `path` may be an agent by its frontmatter alone: Markdown that is no
+/// skill's `SKILL.md` and lies in no `commands/` or `agents/` folder (those are known by it).
+pub fn may_declare_agent(path: &str) -> bool {
+    let (dir, base) = path.rsplit_once('/').unwrap_or(("", path));
+    crate::scan::frontmatter::applies_to(path)
+        && !base.eq_ignore_ascii_case("SKILL.md")
+        && !dir.split('/').any(|c| c == "commands" || c == "agents")
+}
+
 /// `p` for a path under `plugins/p/`.
 pub fn plugin_of(path: &str) -> Option<&str> {
     let mut it = path.split('/');
@@ -159,6 +178,22 @@ fn is_role_noun(name: &str) -> bool {
     .any(|s| n.len() > s.len() + 2 && n.ends_with(s))
 }
 
+/// What a decision may ask of the disk: whether a root-relative path is a file or a folder, and
+/// whether a Markdown file declares an agent in its frontmatter (`frontmatter::declares_agent`).
+pub trait Disk {
+    fn at(&self, path: &str) -> OnDisk;
+    fn is_agent(&self, _path: &str) -> bool {
+        false
+    }
+}
+
+/// A bare probe: what a path is, no frontmatter.
+impl<F: Fn(&str) -> OnDisk> Disk for F {
+    fn at(&self, path: &str) -> OnDisk {
+        self(path)
+    }
+}
+
 /// The mention being decided.
 #[derive(Debug, Clone, Copy)]
 pub struct Mention<'a> {
@@ -218,23 +253,18 @@ pub fn never_an_edge(
 }
 
 /// Decides one mention against `bearers` (`(id, path)`, every file bearing the name).
-/// `exists(p)`: whether the root-relative path `p` is a file of the tree (indexed or not).
-pub fn decide<'b>(
-    m: &Mention<'_>,
-    bearers: &[(i64, &'b str)],
-    tree: Tree,
-    exists: &dyn Fn(&str) -> OnDisk,
-) -> Decision {
+/// `exists.at(p)`: whether the root-relative path `p` is a file of the tree (indexed or not).
+pub fn decide(m: &Mention<'_>, bearers: &[(i64, &str)], tree: Tree, exists: &dyn Disk) -> Decision {
     decide_with(m, bearers, tree, exists, None)
 }
 
 /// `decide`, with a prebuilt `Nearest` index over all `bearers` (for names borne by many files:
 /// used when every bearer qualifies, the common case, in O(depth)).
-pub fn decide_with<'b>(
+pub fn decide_with(
     m: &Mention<'_>,
-    bearers: &[(i64, &'b str)],
+    bearers: &[(i64, &str)],
     tree: Tree,
-    exists: &dyn Fn(&str) -> OnDisk,
+    exists: &dyn Disk,
     nearest: Option<&Nearest>,
 ) -> Decision {
     decide_hinted(m, bearers, tree, exists, nearest, None)
@@ -250,21 +280,21 @@ pub struct NameHint {
 }
 
 impl NameHint {
-    pub fn of(name: &str, bearers: &[(i64, &str)]) -> NameHint {
+    pub fn of(name: &str, bearers: &[(i64, &str)], disk: &dyn Disk) -> NameHint {
         let plain = !name.contains(['.', '/'])
-            && bearers
-                .iter()
-                .all(|(_, p)| entity_of(p, name) == Entity::Other && plugin_of(p).is_none());
+            && bearers.iter().all(|(_, p)| {
+                entity_on_disk(p, name, disk) == Entity::Other && plugin_of(p).is_none()
+            });
         NameHint { plain }
     }
 }
 
 /// `decide_with`, with what is known of the name's bearers as a whole.
-pub fn decide_hinted<'b>(
+pub fn decide_hinted(
     m: &Mention<'_>,
-    bearers: &[(i64, &'b str)],
+    bearers: &[(i64, &str)],
     tree: Tree,
-    exists: &dyn Fn(&str) -> OnDisk,
+    exists: &dyn Disk,
     nearest: Option<&Nearest>,
     hint: Option<NameHint>,
 ) -> Decision {
@@ -320,7 +350,7 @@ pub fn decide_hinted<'b>(
     let distinctive = is_distinctive(m.name);
     let qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
-        .filter_map(|(id, p)| bare_kind(m, p, distinctive).map(|k| (*id, *p, k)))
+        .filter_map(|(id, p)| bare_kind(m, p, distinctive, exists).map(|k| (*id, *p, k)))
         .collect();
     if let Some(idx) = nearest.filter(|_| qualified.len() == bearers.len()) {
         return match idx.resolve(m.src) {
@@ -355,7 +385,7 @@ fn pick(src: &str, qualified: &[(i64, &str, RefKind)]) -> Decision {
 }
 
 /// Whether a bare occurrence (no path written around it) refers to the bearer at `path`.
-fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool) -> Option<RefKind> {
+fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool, disk: &dyn Disk) -> Option<RefKind> {
     let base = path.rsplit('/').next().unwrap_or(path);
     let cue = m.cue;
     // Plugins are boundaries for bare names (file names too: a plugin is installed on its own
@@ -415,7 +445,7 @@ fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool) -> Option<RefKind> 
     // Inside a skill's own folder its name means the skill.
     // (By its folder's name: the rule `never_an_edge` relies on to drop plain words.)
     let own_folder = folder_named(path, m.name) && inside_folder_of(m.src, path);
-    let ok = match entity_of(path, m.name) {
+    let ok = match entity_on_disk(path, m.name, disk) {
         Entity::Agent => distinctive || is_role_noun(m.name) || named,
         Entity::Skill => distinctive || named || own_folder || cue & cue::FOLDER != 0,
         Entity::Command => distinctive || named,
@@ -570,7 +600,7 @@ fn decide_path(
     kind: RefKind,
     bearers: &[(i64, &str)],
     tree: Tree,
-    exists: &dyn Fn(&str) -> OnDisk,
+    exists: &dyn Disk,
 ) -> Decision {
     let import = matches!(kind, RefKind::Import | RefKind::Use);
     let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
@@ -605,7 +635,7 @@ fn decide_path(
             }
             return Decision::Edge(*id, Resolution::Unique, kind);
         }
-        if exists(p) == OnDisk::File {
+        if exists.at(p) == OnDisk::File {
             // The path leads to another existing file: a reference to that one, not a bearer.
             return Decision::Weak;
         }
@@ -637,7 +667,7 @@ fn decide_path(
         exact
             .iter()
             .chain(std::iter::once(&from_root))
-            .any(|p| !p.is_empty() && exists(p) == OnDisk::Dir)
+            .any(|p| !p.is_empty() && exists.at(p) == OnDisk::Dir)
     };
     if qualified.is_empty()
         && !outside
@@ -653,7 +683,7 @@ fn decide_path(
         } else {
             format!("{src_dir}/{first}")
         };
-        if exists(first) == OnDisk::Dir || exists(&joined) == OnDisk::Dir {
+        if exists.at(first) == OnDisk::Dir || exists.at(&joined) == OnDisk::Dir {
             let last = comps[comps.len() - 1];
             qualified = bearers
                 .iter()
@@ -724,7 +754,7 @@ fn within_own_unit(src: &str, comps: &[&str], bearer: &str) -> bool {
 /// root, `src/`, a scripts folder) must be neither a package nor inside one. `import gc` in
 /// `test/test_x.py` is the built-in module, not `test/dtracedata/gc.py` (`test/` is a package).
 /// Adding or removing an `__init__.py` re-resolves the names below it (`index::apply::delta`).
-pub fn import_root_ok(bearer: &str, comps: &[&str], exists: &dyn Fn(&str) -> OnDisk) -> bool {
+pub fn import_root_ok(bearer: &str, comps: &[&str], exists: &dyn Disk) -> bool {
     let Some(module) = module_of(bearer) else {
         return true;
     };
@@ -734,7 +764,7 @@ pub fn import_root_ok(bearer: &str, comps: &[&str], exists: &dyn Fn(&str) -> OnD
     }
     let root: Vec<&str> = module.split('/').take(depth - comps.len()).collect();
     let is_package = |dirs: &[&str]| {
-        !dirs.is_empty() && exists(&format!("{}/__init__.py", dirs.join("/"))) == OnDisk::File
+        !dirs.is_empty() && exists.at(&format!("{}/__init__.py", dirs.join("/"))) == OnDisk::File
     };
     !is_package(&root) && !is_package(&root[..root.len() - 1])
 }
@@ -753,7 +783,7 @@ fn written_token<'v>(via: &'v str, name: &str) -> &'v str {
 /// A path under the client's own variables, as a root-relative path: `$CLAUDE_PROJECT_DIR/x`
 /// is the project's `x`; `${CLAUDE_PLUGIN_ROOT}/x` is `x` in the plugin holding the mentioning
 /// file (the nearest folder above it with `.claude-plugin/plugin.json`, else the root).
-fn client_root_path(src: &str, via: &str, exists: &dyn Fn(&str) -> OnDisk) -> Option<String> {
+fn client_root_path(src: &str, via: &str, exists: &dyn Disk) -> Option<String> {
     // Called for every written path: no allocation unless it starts with a variable.
     if !via.starts_with('$') {
         return None;
@@ -769,7 +799,7 @@ fn client_root_path(src: &str, via: &str, exists: &dyn Fn(&str) -> OnDisk) -> Op
         if dir.is_empty() {
             return Some(rest.to_string());
         }
-        if exists(&format!("{dir}/.claude-plugin/plugin.json")) == OnDisk::File {
+        if exists.at(&format!("{dir}/.claude-plugin/plugin.json")) == OnDisk::File {
             return Some(format!("{dir}/{rest}"));
         }
         dir = dir.rsplit_once('/').map_or("", |(d, _)| d);

@@ -45,7 +45,8 @@ pub(super) struct NameDelta {
     pub(super) new_names: Vec<String>,
     /// Names borne below a folder that gains or loses its `__init__.py` or its plugin manifest
     /// (`.claude-plugin/plugin.json`): whether an absolute import reaches them, and where
-    /// `${CLAUDE_PLUGIN_ROOT}` leads, depend on them (`scan::refs`).
+    /// `${CLAUDE_PLUGIN_ROOT}` leads, depend on them (`scan::refs`). Also the names of a read
+    /// Markdown file that may be an agent by its frontmatter.
     pub(super) package_names: HashSet<String>,
 }
 
@@ -129,11 +130,38 @@ impl NameDelta {
                     p.strip_suffix("/__init__.py")
                         .or_else(|| p.strip_suffix("/.claude-plugin/plugin.json"))
                 });
+            // A skipped marker (a binary `__init__.py`) was never a file of the index: its
+            // leaving shows only as its absence from the disk.
+            let gone: Vec<String> = conn
+                .prepare_cached(sql::SKIPPED_MARKERS)?
+                .query_map([], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<String>>>()?
+                .into_iter()
+                .filter(|p| std::fs::symlink_metadata(root.join(p)).is_err())
+                .collect();
+            let gone_dirs = gone.iter().filter_map(|p| {
+                p.strip_suffix("/__init__.py")
+                    .or_else(|| p.strip_suffix("/.claude-plugin/plugin.json"))
+            });
+            let packages: Vec<&str> = packages.chain(gone_dirs).collect();
             let mut stmt = conn.prepare_cached(sql::NAMES_UNDER)?;
             for dir in packages {
                 let (lo, hi) = (format!("{dir}/"), format!("{dir}0"));
                 for n in stmt.query_map([lo, hi], |r| r.get::<_, String>(0))? {
                     package_names.insert(n?);
+                }
+            }
+        }
+        // A Markdown file outside the agents' and commands' folders may become, or stop being,
+        // an agent by an edit of its frontmatter (`scan::refs::entity_on_disk`): what its names
+        // mean is decided anew whenever it is read again.
+        if !plan.full {
+            let mut stmt = conn.prepare_cached(sql::NAMES_OF_FILE)?;
+            for (id, path, _) in &plan.checks {
+                if crate::scan::refs::may_declare_agent(path) {
+                    for n in stmt.query_map([id], |r| r.get::<_, String>(0))? {
+                        package_names.insert(n?);
+                    }
                 }
             }
         }

@@ -34,7 +34,7 @@ use delta::{indexed_files, mention_sources, without_bearers, NameDelta};
 use resolve::{Bearers, EarlyBuild};
 
 pub(crate) use guard::RebuildGuard;
-pub(crate) use resolve::{file_exists, tree_of};
+pub(crate) use resolve::{tree_of, RootDisk};
 #[cfg(test)]
 pub(crate) use small::{LOOKUPS_PER_FILE, SMALL_FILES};
 

@@ -15,14 +15,14 @@ use rusqlite::{params, Connection};
 
 use super::{debug, engine_for, MANY_BEARERS};
 use crate::index::read::{FileRead, Found};
-use crate::scan::frontmatter_of;
 use crate::scan::matcher::{Engine, FnvMap, Matcher};
 use crate::scan::names::NameKind;
 use crate::scan::refs::{
-    decide_hinted, decide_with, Decision, Mention as RefMention, NameHint, OnDisk, Tree,
+    decide_hinted, decide_with, Decision, Disk, Mention as RefMention, NameHint, OnDisk, Tree,
 };
 use crate::scan::resolve::Nearest;
 use crate::scan::walk::Entry;
+use crate::scan::{agent_on_disk, frontmatter_of};
 use crate::store::sql::index as sql;
 
 /// Every name with its bearers: `name -> [file id]`, and `file id -> path`.
@@ -88,6 +88,8 @@ pub(super) struct Resolver<'b> {
     /// What each probed path is on disk, for this run: imports probe the same few paths
     /// (`os`, `sys`, a package's `__init__.py`) from thousands of files.
     probed: Mutex<FnvMap<String, OnDisk>>,
+    /// Whether each probed Markdown file declares an agent in its frontmatter, for this run.
+    agents: Mutex<FnvMap<String, bool>>,
 }
 
 impl<'b> Resolver<'b> {
@@ -107,6 +109,7 @@ impl<'b> Resolver<'b> {
             root,
             tree: tree_of(root),
             probed: Mutex::new(FnvMap::default()),
+            agents: Mutex::new(FnvMap::default()),
         }
     }
 
@@ -154,7 +157,7 @@ impl<'b> Resolver<'b> {
             Some(cell) => {
                 let (v, h) = cell.get_or_init(|| {
                     let v = collect();
-                    let h = NameHint::of(name, &v);
+                    let h = NameHint::of(name, &v, self);
                     (v, h)
                 });
                 (v.as_slice(), Some(*h))
@@ -174,17 +177,44 @@ impl<'b> Resolver<'b> {
             cue,
             via,
         };
-        let exists = |p: &str| {
-            let known = self.probed.lock().ok().and_then(|m| m.get(p).copied());
-            known.unwrap_or_else(|| {
-                let d = file_exists(self.root, p);
-                if let Ok(mut m) = self.probed.lock() {
-                    m.insert(p.to_string(), d);
-                }
-                d
-            })
-        };
-        decide_hinted(&m, with_paths, self.tree, &exists, nearest, hint)
+        decide_hinted(&m, with_paths, self.tree, self, nearest, hint)
+    }
+}
+
+impl Disk for Resolver<'_> {
+    fn at(&self, p: &str) -> OnDisk {
+        let known = self.probed.lock().ok().and_then(|m| m.get(p).copied());
+        known.unwrap_or_else(|| {
+            let d = file_exists(self.root, p);
+            if let Ok(mut m) = self.probed.lock() {
+                m.insert(p.to_string(), d);
+            }
+            d
+        })
+    }
+
+    fn is_agent(&self, p: &str) -> bool {
+        let known = self.agents.lock().ok().and_then(|m| m.get(p).copied());
+        known.unwrap_or_else(|| {
+            let a = agent_on_disk(self.root, p);
+            if let Ok(mut m) = self.agents.lock() {
+                m.insert(p.to_string(), a);
+            }
+            a
+        })
+    }
+}
+
+/// The disk under a root, probed afresh each time.
+pub(crate) struct RootDisk<'a>(pub(crate) &'a Path);
+
+impl Disk for RootDisk<'_> {
+    fn at(&self, p: &str) -> OnDisk {
+        file_exists(self.0, p)
+    }
+
+    fn is_agent(&self, p: &str) -> bool {
+        agent_on_disk(self.0, p)
     }
 }
 
@@ -364,7 +394,7 @@ pub(super) fn reresolve_name(tx: &Connection, name: &str, root: &Path) -> Result
     let with_paths: Vec<(i64, &str)> = bearers.iter().map(|(id, p)| (*id, p.as_str())).collect();
     let idx = (with_paths.len() > MANY_BEARERS).then(|| Nearest::new(with_paths.iter().copied()));
     let tree = tree_of(root);
-    let exists = |p: &str| file_exists(root, p);
+    let disk = RootDisk(root);
     for (src, path, line, text, cue, via) in rows {
         del_e.execute(params![src, name, line])?;
         del_m.execute(params![src, name, line])?;
@@ -374,7 +404,7 @@ pub(super) fn reresolve_name(tx: &Connection, name: &str, root: &Path) -> Result
             cue,
             via: via.as_deref(),
         };
-        match decide_with(&m, &with_paths, tree, &exists, idx.as_ref()) {
+        match decide_with(&m, &with_paths, tree, &disk, idx.as_ref()) {
             Decision::Edge(dst, res, kind) => {
                 ins_e.execute(params![
                     src,
