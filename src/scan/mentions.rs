@@ -547,19 +547,19 @@ fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
                     break;
                 }
                 let submodule = format!("{module}/{word}");
-                let Some(id) = matcher.id_of(word) else {
-                    break;
-                };
+                // A folder (`mime` in `email.mime.text.MIMEText`) bears no name; the chain
+                // goes on through it.
+                let id = matcher.id_of(word);
                 if i + 1 == words.len() {
                     // The chain's last word: a submodule as a value (`hasattr(logging.handlers,
                     // …)`); a call or an index is the package's attribute (`unittest.main()`).
-                    if is_value(bytes, *end) {
+                    if let Some(id) = id.filter(|_| is_value(bytes, *end)) {
                         added.push(mention(id, s, *end, &submodule));
                     }
                     break;
                 }
                 // A submodule used as a namespace, which no import of the file names: once.
-                if named.insert(submodule.clone()) {
+                if let Some(id) = id.filter(|_| named.insert(submodule.clone())) {
                     added.push(mention(id, s, *end, &submodule));
                 }
                 module = submodule;
@@ -840,6 +840,14 @@ mod tests {
                 cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED,
                 Some("email/generator".to_string())
             )],
+            "{got:?}"
+        );
+        // Through a folder that bears no name (`mime`) to the module below it.
+        let text = "import email\nm = email.mime.text.MIMEText(s)\n";
+        let got = found(&["email", "text"], text, "a.py");
+        assert_eq!(
+            carrying(&got, cue::QUALIFIED),
+            [("text", 2, Some("email/mime/text"))],
             "{got:?}"
         );
     }
