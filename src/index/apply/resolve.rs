@@ -183,26 +183,28 @@ impl<'b> Resolver<'b> {
 
 impl Disk for Resolver<'_> {
     fn at(&self, p: &str) -> OnDisk {
-        let known = self.probed.lock().ok().and_then(|m| m.get(p).copied());
-        known.unwrap_or_else(|| {
-            let d = file_exists(self.root, p);
-            if let Ok(mut m) = self.probed.lock() {
-                m.insert(p.to_string(), d);
-            }
-            d
-        })
+        once_per_run(&self.probed, p, || file_exists(self.root, p))
     }
 
     fn is_agent(&self, p: &str) -> bool {
-        let known = self.agents.lock().ok().and_then(|m| m.get(p).copied());
-        known.unwrap_or_else(|| {
-            let a = agent_on_disk(self.root, p);
-            if let Ok(mut m) = self.agents.lock() {
-                m.insert(p.to_string(), a);
-            }
-            a
-        })
+        once_per_run(&self.agents, p, || agent_on_disk(self.root, p))
     }
+}
+
+/// `probe()` for the path `p`, asked of the disk once per run.
+fn once_per_run<T: Copy>(
+    known: &Mutex<FnvMap<String, T>>,
+    p: &str,
+    probe: impl FnOnce() -> T,
+) -> T {
+    let seen = known.lock().ok().and_then(|m| m.get(p).copied());
+    seen.unwrap_or_else(|| {
+        let v = probe();
+        if let Ok(mut m) = known.lock() {
+            m.insert(p.to_string(), v);
+        }
+        v
+    })
 }
 
 /// The disk under a root, probed afresh each time.
