@@ -20,11 +20,12 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     if is_manifest(path) {
         ms.retain(|m| !declares_name(bytes, m.start));
     }
-    // A plain word that is a data file's key (`"observer": {`, `observer:`) names a field, not
-    // the file that bears the word.
-    if data {
-        ms.retain(|m| matcher.is_distinctive(m.name) || !is_key(bytes, m.end));
-    }
+    // A plain word that is a data file's key (`"observer": {`, `observer:`), or a quoted key
+    // anywhere (JSON in a Markdown example), names a field, not the file that bears the word.
+    ms.retain(|m| {
+        matcher.is_distinctive(m.name)
+            || !(data && is_key(bytes, m.end) || is_quoted_key(bytes, m.start, m.end))
+    });
     let mut out: Vec<(Mention, Cue)> = ms
         .into_iter()
         .map(|m| {
@@ -151,6 +152,11 @@ fn drawn_paths(bytes: &[u8]) -> Vec<(u32, usize, usize, String)> {
         stack.push((col, name.to_string()));
     }
     out
+}
+
+/// Whether the word at `start..end` is written as a JSON key: `"word":`.
+fn is_quoted_key(bytes: &[u8], start: usize, end: usize) -> bool {
+    start > 0 && bytes[start - 1] == b'"' && bytes[end..].starts_with(b"\":")
 }
 
 /// Whether the word ending at `end` is a key: a quote (if any), then `:`.
