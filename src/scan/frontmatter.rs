@@ -28,6 +28,15 @@ pub fn applies_to(path: &str) -> bool {
 
 /// The plausible `name:` value of the frontmatter block that starts `bytes`, if any.
 pub fn name_in(bytes: &[u8]) -> Option<&str> {
+    let rest = block_lines(bytes)?
+        .into_iter()
+        .find_map(|line| line.strip_prefix(b"name:"))?;
+    plausible(value(rest))
+}
+
+/// The lines of the frontmatter block that starts `bytes` (between its fences), if the block
+/// closes within the first `HEAD_BYTES`.
+fn block_lines(bytes: &[u8]) -> Option<Vec<&[u8]>> {
     let truncated = bytes.len() > HEAD_BYTES;
     let head = &bytes[..bytes.len().min(HEAD_BYTES)];
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
@@ -35,20 +44,16 @@ pub fn name_in(bytes: &[u8]) -> Option<&str> {
     if !is_fence(lines.next()?, false) {
         return None;
     }
-    let mut found = None;
+    let mut block = Vec::new();
     while let Some(line) = lines.next() {
         // The last piece of a cut head may be the start of a longer line.
         if truncated && lines.peek().is_none() {
             return None;
         }
         if is_fence(line, true) {
-            return found.and_then(plausible);
+            return Some(block);
         }
-        if found.is_none() {
-            if let Some(rest) = line.strip_prefix(b"name:") {
-                found = Some(value(rest));
-            }
-        }
+        block.push(line);
     }
     None
 }
@@ -57,23 +62,11 @@ pub fn name_in(bytes: &[u8]) -> Option<&str> {
 /// the keys only an agent's block has (`tools:`, `model:`, `color:`). A skill's block has
 /// `allowed-tools:`, a command's rarely a `name:`.
 pub fn declares_agent(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(HEAD_BYTES)];
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    let mut lines = head.split(|b| *b == b'\n');
-    if !lines.next().is_some_and(|l| is_fence(l, false)) {
+    let Some(block) = block_lines(bytes) else {
         return false;
-    }
-    let (mut name, mut agent_key) = (false, false);
-    for line in lines {
-        if is_fence(line, true) {
-            return name && agent_key;
-        }
-        name |= line.starts_with(b"name:");
-        agent_key |= [&b"tools:"[..], b"model:", b"color:"]
-            .iter()
-            .any(|k| line.starts_with(k));
-    }
-    false
+    };
+    let has = |keys: &[&[u8]]| block.iter().any(|l| keys.iter().any(|k| l.starts_with(k)));
+    has(&[b"name:"]) && has(&[b"tools:", b"model:", b"color:"])
 }
 
 /// The first `HEAD_BYTES` bytes of the file at `abs`, and one more when there are: enough for

@@ -373,7 +373,6 @@ fn joins(gap: &[u8]) -> bool {
 /// would: the mention of its last word gets the path as its written form, and resolution keeps
 /// it only where the path leads to a module (`"os.path"`, `"shutil.rmtree"` lead to none).
 fn dotted_module_strings(bytes: &[u8], found: &mut [(Mention, Cue)]) {
-    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     for (m, c) in found.iter_mut() {
         if c.via.is_some() || c.bits & cue::IMPORT != 0 {
             continue;
@@ -381,10 +380,7 @@ fn dotted_module_strings(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         let Some(&q @ (b'"' | b'\'')) = bytes.get(m.end) else {
             continue;
         };
-        let s = bytes[..m.start]
-            .iter()
-            .rposition(|b| !(ident(*b) || *b == b'.'))
-            .map_or(0, |i| i + 1);
+        let s = dotted_start(bytes, m.start);
         if s == 0 || bytes[s - 1] != q || bytes[s] == b'.' || bytes[s].is_ascii_digit() {
             continue;
         }
@@ -392,10 +388,24 @@ fn dotted_module_strings(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         if !path.contains(&b'.') || path.windows(2).any(|w| w == b"..") {
             continue;
         }
-        if let Ok(p) = std::str::from_utf8(path) {
-            c.via = Some(p.replace('.', "/"));
-            c.bits |= cue::IMPORT | cue::CODE_FILE;
-        }
+        written_as_module(c, path);
+        c.bits |= cue::CODE_FILE;
+    }
+}
+
+/// Where the dotted name (`email.utils`) that ends with the word starting at `start` begins.
+fn dotted_start(bytes: &[u8], start: usize) -> usize {
+    bytes[..start]
+        .iter()
+        .rposition(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.')))
+        .map_or(0, |i| i + 1)
+}
+
+/// Gives a mention the dotted module name `dotted` as its written form, resolved as an import.
+fn written_as_module(c: &mut Cue, dotted: &[u8]) {
+    if let Ok(p) = std::str::from_utf8(dotted) {
+        c.via = Some(p.replace('.', "/"));
+        c.bits |= cue::IMPORT;
     }
 }
 
@@ -416,10 +426,7 @@ fn modules_named_in_prose(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         if c.via.is_some() || c.bits & cue::IMPORT != 0 {
             continue;
         }
-        let s = bytes[..m.start]
-            .iter()
-            .rposition(|b| !(ident(*b) || *b == b'.'))
-            .map_or(0, |i| i + 1);
+        let s = dotted_start(bytes, m.start);
         if bytes[s..m.start].first() == Some(&b'.') {
             continue;
         }
@@ -452,10 +459,7 @@ fn modules_named_in_prose(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         {
             continue;
         }
-        if let Ok(p) = std::str::from_utf8(word) {
-            c.via = Some(p.replace('.', "/"));
-            c.bits |= cue::IMPORT;
-        }
+        written_as_module(c, word);
     }
 }
 
@@ -526,14 +530,17 @@ fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
                     added.push(mention(id, s, e, parent));
                 }
             }
-        } else if let Some(id) = matcher.id_of(last).filter(|_| !rebinds(bytes, &b.bound)) {
+        } else if let Some(id) = matcher.id_of(last) {
             // The module itself as a value (`swap_attr(support, …)`), if it is one: resolution
             // keeps the bindings that lead to a module's file. A file that binds the name to
             // something else too (`def f(string):`, `mock = Mock()`) says nothing by the bare
             // name.
-            for (s, e) in cue::bare_uses(bytes, &b.bound).into_iter().filter(code) {
-                if is_value(bytes, e) {
-                    added.push(mention(id, s, e, &b.module));
+            let uses = cue::bare_uses(bytes, &b.bound);
+            if !rebinds(bytes, &uses) {
+                for &(s, e) in uses.iter().filter(|u| code(u)) {
+                    if is_value(bytes, e) {
+                        added.push(mention(id, s, e, &b.module));
+                    }
                 }
             }
         }
@@ -576,10 +583,11 @@ fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
     found.extend(added);
 }
 
-/// Whether a Python file binds `name` other than by importing it: an assignment (`name =`,
-/// `name: T =`), a parameter (on a `def` or `lambda` line), a loop or `with … as` target.
-fn rebinds(bytes: &[u8], name: &str) -> bool {
-    cue::bare_uses(bytes, name).into_iter().any(|(s, e)| {
+/// Whether a Python file binds a name other than by importing it, judged at its bare uses
+/// (`cue::bare_uses`): an assignment (`name =`, `name: T =`), a parameter (on a `def` or
+/// `lambda` line), a loop or `with … as` target.
+fn rebinds(bytes: &[u8], uses: &[(usize, usize)]) -> bool {
+    uses.iter().any(|&(s, e)| {
         let le = memchr::memchr(b'\n', &bytes[e..]).map_or(bytes.len(), |i| e + i);
         let rest = bytes[e..le].trim_ascii_start();
         // `a, name = …` unpacks into it; `name: T = …` annotates it.
