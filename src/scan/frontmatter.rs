@@ -121,21 +121,37 @@ fn value(rest: &[u8]) -> &[u8] {
 }
 
 /// An identifier a file can be mentioned by: ASCII letters, digits, `_`, `-`, `.`, starting and
-/// ending with a letter or digit, at most `MAX_NAME_BYTES` long. (No `/`: names with folders are
-/// paths; no blanks: a title is no name.)
+/// ending with a letter or digit, at most `MAX_NAME_BYTES` long; or a title-case name of a few
+/// such words (`Hook Development`: how some skills are named, and shown by the client). No `/`:
+/// names with folders are paths; a sentence (`Bug report`, `Runs the tests`) is no name.
 fn plausible(v: &[u8]) -> Option<&str> {
-    let ok = !v.is_empty()
-        && v.len() <= MAX_NAME_BYTES
-        && v.first().is_some_and(u8::is_ascii_alphanumeric)
-        && v.last().is_some_and(u8::is_ascii_alphanumeric)
-        && v.iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+    let word_ok = |w: &[u8]| {
+        !w.is_empty()
+            && w.first().is_some_and(u8::is_ascii_alphanumeric)
+            && w.last().is_some_and(u8::is_ascii_alphanumeric)
+            && w.iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+    };
+    let words: Vec<&[u8]> = v.split(|b| *b == b' ').collect();
+    let ok = v.len() <= MAX_NAME_BYTES
+        && match words.as_slice() {
+            [one] => word_ok(one),
+            many => {
+                many.len() <= MAX_TITLE_WORDS
+                    && many
+                        .iter()
+                        .all(|w| word_ok(w) && (w[0].is_ascii_uppercase() || w[0].is_ascii_digit()))
+            }
+        };
     if ok {
         std::str::from_utf8(v).ok()
     } else {
         None
     }
 }
+
+/// Most words a title-case frontmatter name may have.
+const MAX_TITLE_WORDS: usize = 4;
 
 #[cfg(test)]
 mod tests {
@@ -219,7 +235,10 @@ mod tests {
     #[test]
     fn implausible_values_are_no_names() {
         for v in [
-            "Two Words",
+            "Bug report",
+            "Runs the tests",
+            "One Two Three Four Five",
+            "Two  Spaces",
             "",
             "a/b",
             ">-",
@@ -239,6 +258,22 @@ mod tests {
             Some(max.as_str())
         );
         assert_eq!(name("---\nname: v1.2_x-y\n---\n"), Some("v1.2_x-y"));
+    }
+
+    #[test]
+    fn a_title_case_name_of_a_few_words_is_a_name() {
+        assert_eq!(
+            name("---\nname: Hook Development\n---\n"),
+            Some("Hook Development")
+        );
+        assert_eq!(
+            name("---\nname: \"MCP Integration\"\n---\n"),
+            Some("MCP Integration")
+        );
+        assert_eq!(
+            name("---\nname: Step 2 Review\n---\n"),
+            Some("Step 2 Review")
+        );
     }
 
     #[test]

@@ -95,7 +95,17 @@ pub fn frontmatter_name(path: &str, bytes: &[u8], cfg: &Names) -> Option<String>
 }
 
 fn accepted<'a>(path: &str, frontmatter: Option<&'a str>, cfg: &Names) -> Option<&'a str> {
-    frontmatter.filter(|n| frontmatter::applies_to(path) && stem_ok(n, cfg))
+    frontmatter.filter(|n| {
+        frontmatter::applies_to(path) && stem_ok(n, cfg) && (!n.contains(' ') || titled_by(path))
+    })
+}
+
+/// Whether a file's title-case frontmatter name (`Hook Development`) is its name: a skill's or
+/// an agent's, which the client shows by it. Another page's title (an example command's
+/// `name: Test Commands`) is no name of the page.
+fn titled_by(path: &str) -> bool {
+    let (dir, base) = path.rsplit_once('/').unwrap_or(("", path));
+    base.eq_ignore_ascii_case("SKILL.md") || dir.rsplit('/').next() == Some("agents")
 }
 
 /// Whether a conventional file defines its folder as a unit that is spoken of by the folder's
@@ -262,6 +272,25 @@ mod tests {
         assert_eq!(
             names_with("a/x.yaml", Some("some-service"), &cfg),
             names_of("a/x.yaml", &cfg)
+        );
+    }
+
+    #[test]
+    fn a_title_case_name_names_a_skill_or_an_agent_only() {
+        let cfg = Names::default();
+        let head = b"---\nname: Hook Development\n---\n";
+        assert_eq!(
+            frontmatter_name("p/skills/hook-development/SKILL.md", head, &cfg).as_deref(),
+            Some("Hook Development")
+        );
+        assert_eq!(
+            frontmatter_name("p/agents/x.md", head, &cfg).as_deref(),
+            Some("Hook Development")
+        );
+        // An example page's title is no name of the page.
+        assert_eq!(
+            frontmatter_name("p/skills/x/references/testing.md", head, &cfg),
+            None
         );
     }
 
