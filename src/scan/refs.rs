@@ -446,7 +446,7 @@ fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool, disk: &dyn Disk) ->
     // (By its folder's name: the rule `never_an_edge` relies on to drop plain words.)
     let own_folder = folder_named(path, m.name) && inside_folder_of(m.src, path);
     let ok = match entity_on_disk(path, m.name, disk) {
-        Entity::Agent => distinctive || is_role_noun(m.name) || named,
+        Entity::Agent => distinctive || named || is_role_noun(m.name) && role_reaches(m.src, path),
         Entity::Skill => distinctive || named || own_folder || cue & cue::FOLDER != 0,
         Entity::Command => distinctive || named,
         // In source code a module, script or document is named by an import, a qualified
@@ -454,6 +454,13 @@ fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool, disk: &dyn Disk) ->
         Entity::Other => distinctive && cue & cue::SOURCE == 0,
     };
     ok.then_some(RefKind::Name)
+}
+
+/// Whether an agent's role noun written bare in `src` reaches the agent at `path`: an agent a
+/// skill keeps for itself (`skills/x/agents/observer.md`) is "the observer" only inside that
+/// skill; elsewhere the word is another observer (a browser's, a framework's).
+fn role_reaches(src: &str, path: &str) -> bool {
+    unit_under(path, "skills").is_none_or(|unit| is_within(src, unit))
 }
 
 /// Instruction files the client reads at every level of a project and in the user's home.
@@ -718,14 +725,23 @@ const UNIT_FOLDERS: [&str; 10] = [
 
 /// The skill (`…/skills/x`) or plugin (`…/plugins/p`) folder holding `path`, if any.
 fn unit_of(path: &str) -> Option<&str> {
+    unit_under(path, "skills").or_else(|| unit_under(path, "plugins"))
+}
+
+/// The folder `…/<folder>/x` holding `path` below its own level (the last such), if any.
+fn unit_under<'p>(path: &'p str, folder: &str) -> Option<&'p str> {
     let comps: Vec<&str> = path.split('/').collect();
     let at = comps
         .iter()
-        .rposition(|c| *c == "skills")
-        .or_else(|| comps.iter().rposition(|c| *c == "plugins"))
+        .rposition(|c| *c == folder)
         .filter(|i| i + 2 < comps.len())?;
     let len: usize = comps[..at + 2].iter().map(|c| c.len() + 1).sum::<usize>() - 1;
     Some(&path[..len])
+}
+
+/// Whether `path` lies inside the folder `unit`.
+fn is_within(path: &str, unit: &str) -> bool {
+    path.len() > unit.len() && path.starts_with(unit) && path.as_bytes()[unit.len()] == b'/'
 }
 
 /// Whether a bearer may be what a path written as `comps` in `src` leads to: a path that starts
@@ -739,14 +755,9 @@ fn within_own_unit(src: &str, comps: &[&str], bearer: &str) -> bool {
         .is_some_and(|l| !is_distinctive(l.rsplit_once('.').map_or(l, |(s, _)| s)));
     let own =
         plain_last && comps.len() >= 2 && comps.first().is_some_and(|c| UNIT_FOLDERS.contains(c));
-    match unit_of(src).filter(|_| own) {
-        Some(unit) => {
-            bearer.len() > unit.len()
-                && bearer.starts_with(unit)
-                && bearer.as_bytes()[unit.len()] == b'/'
-        }
-        None => true,
-    }
+    unit_of(src)
+        .filter(|_| own)
+        .is_none_or(|unit| is_within(bearer, unit))
 }
 
 /// Whether an absolute import written as `comps` (`gc`, `plugin_eval/models`) can reach the
@@ -911,6 +922,21 @@ mod tests {
         let rev = ["p/agents/review.md"];
         assert_eq!(d("p/x.md", "review", 0, None, &rev), Decision::Weak);
         assert!(edge_to(d("p/x.md", "review", cue::KEY, None, &rev)).is_some());
+        // An agent a skill keeps for itself is its role noun only inside that skill.
+        let own = ["skills/learn/agents/observer.md"];
+        assert!(edge_to(d("skills/learn/agents/run.sh", "observer", 0, None, &own)).is_some());
+        assert_eq!(
+            d("skills/slides/SKILL.md", "observer", 0, None, &own),
+            Decision::Weak
+        );
+        assert!(edge_to(d(
+            "skills/slides/SKILL.md",
+            "observer",
+            cue::ENTITY,
+            None,
+            &own
+        ))
+        .is_some());
     }
 
     #[test]
