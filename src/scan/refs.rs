@@ -611,8 +611,13 @@ fn decide_path(
 ) -> Decision {
     let import = matches!(kind, RefKind::Import | RefKind::Use);
     let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
-    let expanded = client_root_path(m.src, written_token(via, m.name), exists);
-    let via = expanded.as_deref().unwrap_or(via);
+    // The word of a command line that holds the path (`source ~/x/config.sh`); a sentence in
+    // quotes that only holds a slash elsewhere ("CI/CD … workflows") stays what it is.
+    let token = Some(written_token(via, m.name))
+        .filter(|t| t.contains('/'))
+        .unwrap_or(via);
+    let expanded = client_root_path(m.src, token, exists);
+    let via = expanded.as_deref().unwrap_or(token);
     let relative = via.starts_with("./") || via.starts_with("../") || via == "." || via == "..";
     let (comps, outside) = written_components(via, tree.root_is_home);
     // The exact files the written path can lead to: relative to the mentioning file, then from
@@ -702,10 +707,57 @@ fn decide_path(
                 .collect();
         }
     }
+    if qualified.is_empty() && outside {
+        qualified = installed_copy(&comps, bearers, kind);
+    }
     if qualified.iter().any(|q| q.1 == m.src) {
         return Decision::Tie;
     }
     pick(m.src, &qualified)
+}
+
+/// The bearer a path outside the tree is an installed copy of: `~/.claude/commands/
+/// subagent-catalog/config.sh` is the tree's `tools/subagent-catalog/config.sh` when the last
+/// folders written agree with the bearer's and one of them is a distinctive name (no folder
+/// every unit holds, `agents/`, `scripts/`): the longest such agreement, held by one bearer only.
+/// A file name alone, or with a conventional folder, says nothing of which copy.
+fn installed_copy<'b>(
+    comps: &[&str],
+    bearers: &[(i64, &'b str)],
+    kind: RefKind,
+) -> Vec<(i64, &'b str, RefKind)> {
+    let agreed = |b: &str| {
+        let n = comps
+            .iter()
+            .rev()
+            .zip(b.rsplit('/'))
+            .take_while(|(w, c)| *w == c)
+            .count();
+        // The folders of the agreement: all of it but the file name.
+        let folders = comps.len() - n..comps.len() - 1;
+        let named = n >= 2
+            && comps[folders]
+                .iter()
+                .any(|f| !UNIT_FOLDERS.contains(f) && is_distinctive(f));
+        if named {
+            n
+        } else {
+            0
+        }
+    };
+    let scored: Vec<(usize, i64, &str)> = bearers
+        .iter()
+        .map(|(id, b)| (agreed(b), *id, *b))
+        .filter(|(n, _, _)| *n > 0)
+        .collect();
+    let Some(best) = scored.iter().map(|s| s.0).max() else {
+        return Vec::new();
+    };
+    let top: Vec<_> = scored.iter().filter(|s| s.0 == best).collect();
+    match top.as_slice() {
+        [one] => vec![(one.1, one.2, kind)],
+        _ => Vec::new(),
+    }
 }
 
 /// The folders every skill or plugin may hold: a path that starts with one, written inside a
@@ -1063,6 +1115,27 @@ mod tests {
         );
         assert_eq!(got, Decision::Weak);
         assert!(edge_to(d("a.md", "x/SKILL.md", 0, Some("skills/x/SKILL.md"), &s)).is_some());
+    }
+
+    #[test]
+    fn an_installed_copy_names_the_file_its_distinctive_folder_holds() {
+        let v = "~/.claude/commands/subagent-catalog/config.sh";
+        let b = ["tools/subagent-catalog/config.sh", "tools/other/config.sh"];
+        assert_eq!(
+            edge_to(d("x.md", "config.sh", 0, Some(v), &b)).map(|e| e.0),
+            Some(1)
+        );
+        // A conventional folder says nothing of which copy; nor does a file name alone.
+        let b = ["plugins/p/agents/architect.md"];
+        let v = "~/.claude/agents/architect.md";
+        assert_eq!(d("x.md", "architect.md", 0, Some(v), &b), Decision::Weak);
+        // Two copies agreeing as far: no answer.
+        let b = [
+            "a/subagent-catalog/config.sh",
+            "b/subagent-catalog/config.sh",
+        ];
+        let v = "~/.claude/commands/subagent-catalog/config.sh";
+        assert_eq!(d("x.md", "config.sh", 0, Some(v), &b), Decision::Weak);
     }
 
     #[test]
