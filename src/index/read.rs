@@ -92,7 +92,7 @@ pub struct Found {
     pub name: String,
     pub line: u32,
     pub text: String,
-    pub cue: u16,
+    pub cue: u32,
     pub via: Option<String>,
     pub to: Option<(i64, Resolution, RefKind)>,
     pub weak: bool,

@@ -101,6 +101,9 @@ const PATHS: &[&str] = &[
     ".claude/plugins/p/hooks/guard.sh",
     // An agent by its frontmatter only (`tools:` in some of its contents), outside agents/.
     ".claude/crew/tester.md",
+    // An agent a skill keeps for itself; an installed copy's source under a distinctive folder.
+    ".claude/skills/alpha/agents/watcher.md",
+    ".claude/tools/kit-x/conf.sh",
 ];
 
 const WORDS: &[&str] = &[
@@ -154,6 +157,16 @@ const WORDS: &[&str] = &[
     "helpers_lib.helpers_lib()",
     "(helpers_lib, 1)",
     "hand it to the tester",
+    // Capitalised words, kinds beside a name, the occurrence that says most, title-case
+    // frontmatter names, an installed copy's path.
+    "\nWatcher started",
+    "the watcher",
+    "\nImplementer is here",
+    "Status",
+    "the status agent, the status command",
+    "a status, then `/status`",
+    "Gamma Kit",
+    "~/.claude/commands/kit-x/conf.sh",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name
@@ -167,6 +180,7 @@ const FM_NAMES: &[&str] = &[
     "helpers_lib",
     "ab",
     "a",
+    "Gamma Kit",
 ];
 
 /// A frontmatter block declaring `FM_NAMES[n]` in one of several spellings (some not a block).

@@ -11,56 +11,68 @@
 //! (`conductor:` for `/conductor:status`).
 
 /// Inside a Markdown code span (`` `name` ``).
-pub const CODE: u16 = 1;
+pub const CODE: u32 = 1;
 /// Between matching quotes (`"name"`, `'name'`).
-pub const QUOTED: u16 = 1 << 1;
+pub const QUOTED: u32 = 1 << 1;
 /// Written as a command invocation: `/name` (not the tail of a path).
-pub const SLASH: u16 = 1 << 2;
+pub const SLASH: u32 = 1 << 2;
 /// Written with a namespace: `plugin:name`; `via` holds `plugin:`.
-pub const NAMESPACE: u16 = 1 << 3;
+pub const NAMESPACE: u32 = 1 << 3;
 /// The value of a key that names an agent, skill, command or hook (`subagent_type: name`).
-pub const KEY: u16 = 1 << 4;
+pub const KEY: u32 = 1 << 4;
 /// Next to one of the words agent, skill, command, hook (or their plurals).
-pub const ENTITY: u16 = 1 << 5;
+pub const ENTITY: u32 = 1 << 5;
 /// The first thing in a list item or a table cell: a row of a list of such names.
-pub const LIST: u16 = 1 << 6;
+pub const LIST: u32 = 1 << 6;
 /// A code import, require, include or source of the module; `via` holds the module path.
-pub const IMPORT: u16 = 1 << 7;
+pub const IMPORT: u32 = 1 << 7;
 /// Part of a URL: never a reference to a file of the tree.
-pub const URL: u16 = 1 << 8;
+pub const URL: u32 = 1 << 8;
 /// The mentioning file is source code: a bare word there is an identifier of that code.
-pub const CODE_FILE: u16 = 1 << 9;
+pub const CODE_FILE: u32 = 1 << 9;
 
 /// A folder inside a longer written path (`./hooks/run-hook.cmd` for `hooks`): the path names
 /// another file.
-pub const MIDPATH: u16 = 1 << 10;
+pub const MIDPATH: u32 = 1 << 10;
 
 /// A qualified use (`copy.deepcopy`) of the name an import bound in the file (with `IMPORT`).
-pub const QUALIFIED: u16 = 1 << 11;
+pub const QUALIFIED: u32 = 1 << 11;
 
 /// Written as a folder: `name/` with nothing after the slash, or followed by the word
 /// directory, folder or dir. It names the folder, not a file with that stem.
-pub const FOLDER: u16 = 1 << 12;
+pub const FOLDER: u32 = 1 << 12;
 
 /// Said to be the root's: "the root CLAUDE.md", "the project's README.md".
-pub const ROOT: u16 = 1 << 13;
+pub const ROOT: u32 = 1 << 13;
 
 /// The mentioning file is source code (any language whose imports are read), whatever part
 /// of it the name is in: a module is named there by an import or a qualified use, not by a
 /// word in a comment or a string ("the traceback", `"html"`).
-pub const SOURCE: u16 = 1 << 14;
+pub const SOURCE: u32 = 1 << 14;
 
 /// Inside a fenced code block of a Markdown file: an example, whose one-word or relative
 /// imports (`from workflows import X`, `from . import models`) name the example's modules.
-pub const FENCE: u16 = 1 << 15;
+pub const FENCE: u32 = 1 << 15;
+
+/// Written capitalised (`Observer` for the name `observer`): a title word or the start of a
+/// sentence, which names a thing only when said to be one (`Planner Agent`, a list of names),
+/// or for an agent inside the skill that keeps it (`scan::refs`).
+pub const CAPITAL: u32 = 1 << 16;
+
+/// With `ENTITY`: which word it is next to (agent or subagent, skill, command, hook). The word
+/// says what kind of thing the name is: "agent sessions" is no `sessions` command.
+pub const AS_AGENT: u32 = 1 << 17;
+pub const AS_SKILL: u32 = 1 << 18;
+pub const AS_COMMAND: u32 = 1 << 19;
+pub const AS_HOOK: u32 = 1 << 20;
 
 /// Any cue that says the name is used as the name of a thing.
-pub const NAMED: u16 = CODE | QUOTED | SLASH | NAMESPACE | KEY | ENTITY | LIST;
+pub const NAMED: u32 = CODE | QUOTED | SLASH | NAMESPACE | KEY | ENTITY | LIST;
 
 /// What a cue says about one occurrence.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Cue {
-    pub bits: u16,
+    pub bits: u32,
     pub via: Option<String>,
 }
 
@@ -249,17 +261,17 @@ fn code_fences(bytes: &[u8]) -> Vec<(usize, usize, Lang)> {
     out
 }
 
-const ENTITY_WORDS: &[&str] = &[
-    "agent",
-    "agents",
-    "subagent",
-    "subagents",
-    "skill",
-    "skills",
-    "command",
-    "commands",
-    "hook",
-    "hooks",
+const ENTITY_WORDS: &[(&str, u32)] = &[
+    ("agent", AS_AGENT),
+    ("agents", AS_AGENT),
+    ("subagent", AS_AGENT),
+    ("subagents", AS_AGENT),
+    ("skill", AS_SKILL),
+    ("skills", AS_SKILL),
+    ("command", AS_COMMAND),
+    ("commands", AS_COMMAND),
+    ("hook", AS_HOOK),
+    ("hooks", AS_HOOK),
 ];
 
 const KEY_WORDS: &[&str] = &[
@@ -417,8 +429,9 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     }
     let prev = last_word(before);
     let next = first_word(trim_decor_start(&line[e..]));
-    if is_entity_word(prev) || is_entity_word(next) {
-        cue.bits |= ENTITY;
+    let kinds = entity_kind(prev) | entity_kind(next);
+    if kinds != 0 {
+        cue.bits |= ENTITY | kinds;
     }
     let owner = match before.strip_suffix(b"'s") {
         Some(b) => last_word(b),
@@ -571,11 +584,15 @@ fn first_word(b: &[u8]) -> &[u8] {
     &b[..end]
 }
 
-fn is_entity_word(w: &[u8]) -> bool {
-    !w.is_empty()
-        && ENTITY_WORDS
-            .iter()
-            .any(|k| w.eq_ignore_ascii_case(k.as_bytes()))
+/// The `AS_*` bit of an entity word (`Skills` -> `AS_SKILL`), 0 for any other word.
+fn entity_kind(w: &[u8]) -> u32 {
+    if w.is_empty() {
+        return 0;
+    }
+    ENTITY_WORDS
+        .iter()
+        .find(|(k, _)| w.eq_ignore_ascii_case(k.as_bytes()))
+        .map_or(0, |(_, bit)| *bit)
 }
 
 /// Whether the name starting at `a` is the first thing of a list item or of a table cell.
@@ -985,7 +1002,7 @@ mod tests {
         )
     }
 
-    fn has(c: &Cue, bit: u16) -> bool {
+    fn has(c: &Cue, bit: u32) -> bool {
         c.bits & bit != 0
     }
 

@@ -4,7 +4,7 @@
 //! Owns the byte-level rules (no I/O, no database). Invariant: a mention is an occurrence whose
 //! byte before is not a name byte and whose byte after is not a name byte (`.` counts only when a
 //! letter or digit follows it); mentions are, left to right, the longest *valid* occurrence at the
-//! leftmost start, the next one starting at or after its end; one mention per (name, line).
+//! leftmost start, the next one starting at or after its end; every one of them (`scan::mentions` keeps one per name and line).
 //!
 //! How: the Aho-Corasick automaton holds only the *tails* of names (the part after the last `/`),
 //! which keeps it small; a name with a `/` is found by looking back from an occurrence of its tail
@@ -28,6 +28,18 @@ pub const MAX_TEXT_CHARS: usize = 200;
 
 /// Above this many tails a forced DFA costs more memory than it saves time.
 const DFA_MAX_TAILS: usize = 12_000;
+
+/// The capitalised form under which a name is also found (`observer` -> `Observer`): for a
+/// name of lower-case ASCII letters only, long enough to be a word (`refs::MIN_DISTINCTIVE_CHARS`).
+pub fn capitalised(name: &str) -> Option<String> {
+    let b = name.as_bytes();
+    if b.len() < super::refs::MIN_DISTINCTIVE_CHARS || !b.iter().all(u8::is_ascii_lowercase) {
+        return None;
+    }
+    let mut c = name.to_string();
+    c[..1].make_ascii_uppercase();
+    Some(c)
+}
 
 /// FNV-1a: names are short, SipHash's setup dominates for them.
 #[derive(Default)]
@@ -152,6 +164,13 @@ impl Matcher {
             lookup.insert(n.as_bytes().into(), id);
             list.push(n.to_string());
         }
+        // A one-word lower-case name is also found capitalised (`Observer`), as its own id:
+        // a sentence or a title may start with it. Written names come first.
+        for (id, n) in list.iter().enumerate() {
+            if let Some(cap) = capitalised(n) {
+                lookup.entry(cap.into_bytes().into()).or_insert(id as u32);
+            }
+        }
         let max_len = list.iter().map(String::len).max().unwrap_or(0);
         let mut has_len = vec![false; max_len + 1];
         for n in &list {
@@ -199,6 +218,27 @@ impl Matcher {
             } else {
                 tails[t].max_long = tails[t].max_long.max(n.len());
             }
+        }
+        // Capitalised forms: tails of their own that complete the lower-case name.
+        let caps: Vec<(String, u32)> = self
+            .names
+            .iter()
+            .enumerate()
+            .filter_map(|(id, n)| capitalised(n).map(|c| (c, id as u32)))
+            .filter(|(c, id)| self.lookup.get(c.as_bytes()) == Some(id))
+            .collect();
+        for (c, id) in &caps {
+            if let Some(&t) = tail_ids.get(c.as_str()) {
+                // Only the tail of longer names so far (`docs/Observer`).
+                tails[t].name.get_or_insert(*id);
+                continue;
+            }
+            pats.push(c);
+            tails.push(Tail {
+                len: c.len(),
+                name: Some(*id),
+                max_long: 0,
+            });
         }
         let ac = if engine == Engine::Dfa && pats.len() <= DFA_MAX_TAILS {
             dfa::DFA::builder()
@@ -354,24 +394,27 @@ impl Matcher {
         !self.occurrences(hay, true).is_empty()
     }
 
-    /// The mentions in `hay`: leftmost-longest among valid occurrences, one per (name, line).
+    /// The mentions in `hay`: leftmost-longest among valid occurrences, the first one per
+    /// (name, line), with their evidence (`scan::mentions` picks per line by cue instead).
     #[cfg(test)]
     pub fn mentions(&self, hay: &[u8]) -> Vec<Mention> {
-        let mut out = self.spans(hay);
+        let mut out = self.every_span(hay);
+        let mut seen: foldhash::HashSet<(u32, u32)> = foldhash::HashSet::default();
+        out.retain(|m| seen.insert((m.name, m.line)));
         for m in &mut out {
             m.text = evidence_around(hay, m.start, m.end);
         }
         out
     }
 
-    /// `mentions` without their evidence (`text` empty): a caller that drops most of them
-    /// (a code file's identifiers) cuts the text only of those it keeps.
-    pub fn spans(&self, hay: &[u8]) -> Vec<Mention> {
+    /// The leftmost-longest valid occurrences, left to right, every one of them (a name may
+    /// occur more than once on a line: the caller picks which occurrence speaks for the line),
+    /// without their evidence (`text` empty): a caller that drops most of them (a code file's
+    /// identifiers) cuts the text only of those it keeps.
+    pub fn every_span(&self, hay: &[u8]) -> Vec<Mention> {
         let mut occ = self.occurrences(hay, false);
         occ.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         let mut out = Vec::new();
-        // One check per valid occurrence: foldhash, not SipHash.
-        let mut seen: foldhash::HashSet<(u32, u32)> = foldhash::HashSet::default();
         let (mut cursor, mut line, mut counted_to) = (0usize, 1u32, 0usize);
         for (s, e, id) in occ {
             if s < cursor {
@@ -380,9 +423,6 @@ impl Matcher {
             cursor = e;
             line += memchr::memchr_iter(b'\n', &hay[counted_to..s]).count() as u32;
             counted_to = s;
-            if !seen.insert((id, line)) {
-                continue;
-            }
             out.push(Mention {
                 name: id,
                 line,

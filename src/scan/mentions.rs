@@ -15,7 +15,7 @@ use super::matcher::{evidence_around, Mention};
 pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention, Cue)> {
     let langs = cue::FileLangs::of(path, bytes);
     let data = cue::is_data(path);
-    let mut ms = matcher.spans(bytes);
+    let mut ms = matcher.every_span(bytes);
     ms.sort_by_key(|m| (m.start, m.end));
     if is_manifest(path) {
         ms.retain(|m| !declares_name(bytes, m.start));
@@ -35,13 +35,24 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
         .collect();
     tree_entries(bytes, &mut out);
     capitalized_list_heads(matcher, bytes, &langs, data, &mut out);
+    // A capitalised word heads list items, table cells and titles ("- Status: PASS", "##
+    // Evolve Command", "Planner Agent" of another harness) and labels in code spans
+    // (`` `Research → Plan → Execute` ``, `## Command: Status`) as a word, not a name: there its
+    // place is no cue. It may still be a row of a list of names (`listed_together`).
+    for (m, c) in out.iter_mut() {
+        let written_lower = matcher.name(m.name).as_bytes()[0].is_ascii_lowercase();
+        if written_lower && bytes[m.start].is_ascii_uppercase() {
+            c.bits |= cue::CAPITAL;
+            c.bits &= !(cue::LIST | cue::ENTITY | cue::CODE | cue::QUOTED | cue::KEY);
+        }
+    }
     listed_together(matcher, bytes, &mut out);
     if langs.base() == Some(cue::Lang::Python) {
         qualified(matcher, bytes, &mut out);
         dotted_module_strings(bytes, &mut out);
         modules_named_in_prose(bytes, &mut out);
-        one_per_line(&mut out);
     }
+    one_per_line(matcher, &mut out);
     out
 }
 
@@ -198,12 +209,49 @@ pub fn evidence(bytes: &[u8], m: &Mention) -> String {
 }
 
 /// A file mentions a name at most once per line (the index stores one mention per name and
-/// line): an import or a qualified use of it wins over a bare word there (`x = copy  #
-/// copy.copy(y)`), else the first one written.
-fn one_per_line(found: &mut Vec<(Mention, Cue)>) {
-    found.sort_by_key(|(m, c)| (m.name, m.line, c.bits & cue::IMPORT == 0, m.start));
-    found.dedup_by_key(|(m, _)| (m.name, m.line));
+/// line): the occurrence that says most of how the name is used speaks for the line (`telling`:
+/// an import or a qualified use over a bare word, `x = copy  # copy.copy(y)`; `/plan` over
+/// "make a plan"), else the first one written.
+fn one_per_line(matcher: &Matcher, found: &mut Vec<(Mention, Cue)>) {
+    found.sort_by_key(|(m, c)| {
+        // A file name or a path is strong as written: where it is written twice, the first
+        // speaks (a path around the second may lead out of the tree).
+        let word = !matcher.name(m.name).contains(['.', '/']);
+        let rank = if word || c.bits & cue::IMPORT != 0 {
+            telling(c)
+        } else {
+            1
+        };
+        (m.name, m.line, rank, m.start)
+    });
+    // The kinds said beside any occurrence on the line ("the status agent, not the status
+    // command") are said of the name there.
+    const KINDS: u32 = cue::ENTITY | cue::AS_AGENT | cue::AS_SKILL | cue::AS_COMMAND | cue::AS_HOOK;
+    found.dedup_by(|(later, lc), (kept, kc)| {
+        let same = (later.name, later.line) == (kept.name, kept.line);
+        if same && kc.via.is_none() && lc.via.is_none() {
+            kc.bits |= lc.bits & KINDS;
+        }
+        same
+    });
     found.sort_by_key(|(m, _)| (m.start, m.end));
+}
+
+/// How much an occurrence says of how its name is used, most first: an import, a written
+/// path or namespace, a cue that it names a thing (`/plan` after "make a plan"), then a word
+/// as written, then a capitalised one.
+fn telling(c: &Cue) -> u8 {
+    if c.bits & cue::IMPORT != 0 {
+        0
+    } else if c.via.is_some() {
+        1
+    } else if c.bits & cue::NAMED != 0 {
+        2
+    } else if c.bits & cue::CAPITAL == 0 {
+        3
+    } else {
+        4
+    }
 }
 
 /// A name written in a run of names joined by `,`, `and`, `or`, `/` or `&` with a distinctive
@@ -234,8 +282,14 @@ fn listed_together(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]
             listed[i] = true;
         }
     }
-    for ((_, c), l) in found.iter_mut().zip(listed) {
-        if l {
+    for ((m, c), l) in found.iter_mut().zip(listed) {
+        // A capitalised word heads a list only at the start of a sentence ("Brainstorming and
+        // systematic-debugging are …"); in mid-sentence it is a title's or a proper noun's.
+        let capital_mid = c.bits & cue::CAPITAL != 0 && {
+            let ls = memchr::memrchr(b'\n', &bytes[..m.start]).map_or(0, |i| i + 1);
+            !sentence_start(&bytes[ls..m.start])
+        };
+        if l && !capital_mid {
             c.bits |= cue::LIST;
         }
     }
@@ -662,16 +716,16 @@ pub fn chained_words<'h>(bytes: &'h [u8], path: &str) -> Vec<&'h str> {
 
 /// The words `mentions_in` may take as names that are no candidates of
 /// `matcher::for_each_candidate`: the words of qualified uses' chains in a Python file (no
-/// whole names: followed by `.` and a letter), and the lower-cased form of a capitalised word
-/// that may head a list of names (`capitalized_list_heads`). A matcher built from only the
-/// names a file holds must include these to find what a matcher over all names finds.
+/// whole names: followed by `.` and a letter), the lower-cased form of every capitalised word
+/// (`Observer`: the matcher finds a one-word name capitalised, `matcher::capitalised`), and of
+/// a capitalised word that may head a list of names (`capitalized_list_heads`). A matcher built
+/// from only the names a file holds must include these to find what a matcher over all names
+/// finds.
 pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
     let mut out: Vec<String> = chained_words(bytes, path)
         .into_iter()
         .map(str::to_string)
         .collect();
-    // A superset of the list heads: every capitalised word that starts a sentence and is
-    // followed by a list joiner.
     for line in bytes.split(|b| *b == b'\n') {
         let mut i = 0;
         while i < line.len() {
@@ -684,7 +738,20 @@ pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
                 i += 1;
             }
             let word = &line[s..i];
-            if !capitalised(word) || !sentence_start(&line[..s]) {
+            if !capitalised(word) {
+                continue;
+            }
+            let Ok(w) = std::str::from_utf8(word) else {
+                continue;
+            };
+            let lower = w.to_ascii_lowercase();
+            if crate::scan::matcher::capitalised(&lower).is_some() {
+                out.push(lower);
+                continue;
+            }
+            // A superset of the list heads: a capitalised word that starts a sentence and is
+            // followed by a list joiner.
+            if !sentence_start(&line[..s]) {
                 continue;
             }
             let rest = &line[i..];
@@ -696,9 +763,7 @@ pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
                 .iter()
                 .any(|j| rest.starts_with(j));
             if joined {
-                if let Ok(w) = std::str::from_utf8(word) {
-                    out.push(w.to_ascii_lowercase());
-                }
+                out.push(lower);
             }
         }
     }
@@ -713,7 +778,7 @@ mod tests {
     use crate::scan::matcher::Engine;
 
     /// `(name, line, cue bits, via)` of every mention of `names` in `text` of a file at `path`.
-    fn found(names: &[&str], text: &str, path: &str) -> Vec<(String, u32, u16, Option<String>)> {
+    fn found(names: &[&str], text: &str, path: &str) -> Vec<(String, u32, u32, Option<String>)> {
         let m = Matcher::new(names, Engine::Automaton).unwrap_or_else(|e| panic!("{e}"));
         mentions_in(&m, text.as_bytes(), path)
             .into_iter()
@@ -791,7 +856,8 @@ mod tests {
             "Done. Brainstorming or systematic-debugging next.",
             "brainstorming"
         ));
-        // Alone, in mid-sentence, or a title: the capitalised word stays text.
+        // Alone, in mid-sentence, or a title: the capitalised word is found, but with no cue
+        // that it names a thing (`refs::never_an_edge` drops it unless it is a role noun).
         for text in [
             "Implementer is capitalised here.",
             "# Checklist",
@@ -800,9 +866,10 @@ mod tests {
         ] {
             let got = found(&names, text, "a.md");
             assert!(
-                got.iter().all(|(n, _, _, _)| n != "brainstorming"
-                    && n != "implementer"
-                    && n != "checklist"),
+                got.iter()
+                    .filter(|(n, _, _, _)| ["brainstorming", "implementer", "checklist"]
+                        .contains(&n.as_str()))
+                    .all(|(_, _, bits, _)| bits & cue::CAPITAL != 0 && bits & cue::NAMED == 0),
                 "{text}: {got:?}"
             );
         }
@@ -828,8 +895,8 @@ mod tests {
 
     /// `(name, line, via)` of the mentions whose cue holds `bit`.
     fn carrying(
-        got: &[(String, u32, u16, Option<String>)],
-        bit: u16,
+        got: &[(String, u32, u32, Option<String>)],
+        bit: u32,
     ) -> Vec<(&str, u32, Option<&str>)> {
         got.iter()
             .filter(|(_, _, bits, _)| bits & bit != 0)

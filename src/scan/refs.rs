@@ -199,7 +199,7 @@ impl<F: Fn(&str) -> OnDisk> Disk for F {
 pub struct Mention<'a> {
     pub src: &'a str,
     pub name: &'a str,
-    pub cue: u16,
+    pub cue: u32,
     pub via: Option<&'a str>,
 }
 
@@ -228,10 +228,18 @@ pub fn never_an_edge(
     src: &str,
     name: &str,
     distinctive: impl FnOnce() -> bool,
-    cue: u16,
+    cue: u32,
     via: Option<&str>,
 ) -> bool {
     if cue & (cue::URL | cue::MIDPATH) != 0 {
+        return true;
+    }
+    // A capitalised word is a title word or a sentence's first: only an agent's role noun, or
+    // a name with a cue, may name a file by it; never as a path or an import (ours are written
+    // as the file is named).
+    if cue & cue::CAPITAL != 0
+        && (via.is_some() || cue & cue::IMPORT != 0 || cue & cue::NAMED == 0 && !is_role_noun(name))
+    {
         return true;
     }
     if cue & cue::FENCE != 0
@@ -326,6 +334,16 @@ pub fn decide_hinted(
     if m.name.contains('/') {
         return decide_path(m, m.name, RefKind::Path, bearers, tree, exists);
     }
+    // A capitalised word without a cue names only an agent kept by a skill around it
+    // (`bare_kind`); else it is a title's or a sentence's word, not even a self mention.
+    if m.cue & cue::CAPITAL != 0
+        && m.cue & cue::NAMED == 0
+        && !bearers
+            .iter()
+            .any(|(_, p)| unit_under(p, "skills").is_some_and(|u| is_within(m.src, u)))
+    {
+        return Decision::Weak;
+    }
     // Plain files all decide alike: a bare word in code or a common word is no name of any of
     // them; a distinctive one names the nearest (the index answers self mentions as a tie).
     if let (Some(h), Some(idx), None) = (hint, nearest, m.via) {
@@ -333,7 +351,10 @@ pub fn decide_hinted(
             if idx.bears(m.src) {
                 return Decision::Tie;
             }
-            if m.cue & (cue::CODE_FILE | cue::SOURCE) != 0 || !is_distinctive(m.name) {
+            if m.cue & (cue::CODE_FILE | cue::SOURCE) != 0
+                || !is_distinctive(m.name)
+                || m.cue & cue::CAPITAL != 0 && m.cue & cue::NAMED == 0
+            {
                 return Decision::Weak;
             }
             return match idx.resolve(m.src) {
@@ -441,11 +462,35 @@ fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool, disk: &dyn Disk) ->
             }
         }
     }
-    let named = cue & cue::NAMED != 0;
+    let entity = entity_on_disk(path, m.name, disk);
+    // The word next to a name says what kind of thing it is ("the planner agent", "the /plan
+    // command"); a mention stored before the kinds were recorded says only that there was one.
+    let kinds = cue & (cue::AS_AGENT | cue::AS_SKILL | cue::AS_COMMAND | cue::AS_HOOK);
+    let kind_word = match entity {
+        Entity::Agent => cue::AS_AGENT,
+        Entity::Skill => cue::AS_SKILL,
+        Entity::Command => cue::AS_COMMAND,
+        Entity::Other => cue::AS_HOOK,
+    };
+    let entity_cue = cue & cue::ENTITY != 0 && (kinds == 0 || kinds & kind_word != 0);
+    let named = cue & (cue::NAMED & !cue::ENTITY) != 0 || entity_cue;
+    // Capitalised, a word names a thing only with a cue that it does ("Planner Agent"), or an
+    // agent inside the skill that keeps it ("Observer started").
+    if cue & cue::CAPITAL != 0 && !named {
+        let kept_here = unit_under(path, "skills").is_some_and(|u| is_within(m.src, u));
+        let agent = kept_here && is_role_noun(m.name) && entity == Entity::Agent;
+        return agent.then_some(RefKind::Name);
+    }
+    // In an agent's own file, the last word of its name capitalised is its own title ("GAN
+    // Harness — Planner agent" in `gan-planner.md`), not the agent that word names. (Lower
+    // case it may be the other: "the plain implementer handles the rest".)
+    if cue & cue::CAPITAL != 0 && is_own_role(m.src, m.name, disk) {
+        return None;
+    }
     // Inside a skill's own folder its name means the skill.
     // (By its folder's name: the rule `never_an_edge` relies on to drop plain words.)
     let own_folder = folder_named(path, m.name) && inside_folder_of(m.src, path);
-    let ok = match entity_on_disk(path, m.name, disk) {
+    let ok = match entity {
         Entity::Agent => distinctive || named || is_role_noun(m.name) && role_reaches(m.src, path),
         Entity::Skill => distinctive || named || own_folder || cue & cue::FOLDER != 0,
         Entity::Command => distinctive || named,
@@ -454,6 +499,18 @@ fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool, disk: &dyn Disk) ->
         Entity::Other => distinctive && cue & cue::SOURCE == 0,
     };
     ok.then_some(RefKind::Name)
+}
+
+/// Whether `src` is an agent whose name ends with the word `name` (`gan-planner` for
+/// "planner").
+fn is_own_role(src: &str, name: &str, disk: &dyn Disk) -> bool {
+    let base = src.rsplit('/').next().unwrap_or(src);
+    let stem = base.rsplit_once('.').map_or(base, |(s, _)| s);
+    let (sb, nb) = (stem.as_bytes(), name.as_bytes());
+    let ends = sb.len() > nb.len() + 1
+        && sb[sb.len() - nb.len()..].eq_ignore_ascii_case(nb)
+        && matches!(sb[sb.len() - nb.len() - 1], b'-' | b'_');
+    ends && entity_on_disk(src, stem, disk) == Entity::Agent
 }
 
 /// Whether an agent's role noun written bare in `src` reaches the agent at `path`: an agent a
@@ -883,14 +940,14 @@ fn module_of(path: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
-    fn d(src: &str, name: &str, cue_bits: u16, via: Option<&str>, bearers: &[&str]) -> Decision {
+    fn d(src: &str, name: &str, cue_bits: u32, via: Option<&str>, bearers: &[&str]) -> Decision {
         d_with(src, name, cue_bits, via, bearers, &[])
     }
 
     fn d_with(
         src: &str,
         name: &str,
-        cue_bits: u16,
+        cue_bits: u32,
         via: Option<&str>,
         bearers: &[&str],
         others: &[&str],
@@ -989,6 +1046,46 @@ mod tests {
             &own
         ))
         .is_some());
+    }
+
+    #[test]
+    fn a_capitalised_word_names_only_with_a_list_or_inside_its_skill() {
+        let root = [".claude/agents/planner.md"];
+        let cap = cue::CAPITAL;
+        assert_eq!(d("x.md", "planner", cap, None, &root), Decision::Weak);
+        assert!(edge_to(d("x.md", "planner", cap | cue::LIST, None, &root)).is_some());
+        let kept = ["skills/learn/agents/observer.md"];
+        assert!(edge_to(d("skills/learn/run.sh", "observer", cap, None, &kept)).is_some());
+        assert_eq!(
+            d("skills/other/a.md", "observer", cap, None, &kept),
+            Decision::Weak
+        );
+        // Not even a self mention: a title of the file itself.
+        let checklist = ["docs/checklist.md", "rules/checklist.md"];
+        assert_eq!(
+            d("docs/checklist.md", "checklist", cap, None, &checklist),
+            Decision::Weak
+        );
+        // In an agent's own file, its name's last word capitalised is its own title.
+        let planner = ["agents/planner.md"];
+        let titled = cap | cue::LIST;
+        let own = "agents/gan-planner.md";
+        assert_eq!(d(own, "planner", titled, None, &planner), Decision::Weak);
+        assert!(edge_to(d("agents/x.md", "planner", titled, None, &planner)).is_some());
+        assert!(edge_to(d(own, "planner", 0, None, &planner)).is_some());
+    }
+
+    #[test]
+    fn the_word_beside_a_name_says_what_kind_of_thing_it_is() {
+        let cmd = [".claude/commands/status.md"];
+        let beside = |kind| cue::ENTITY | kind;
+        assert!(edge_to(d("x.md", "status", beside(cue::AS_COMMAND), None, &cmd)).is_some());
+        assert_eq!(
+            d("x.md", "status", beside(cue::AS_AGENT), None, &cmd),
+            Decision::Weak
+        );
+        // A mention stored before kinds were recorded: any entity word.
+        assert!(edge_to(d("x.md", "status", cue::ENTITY, None, &cmd)).is_some());
     }
 
     #[test]

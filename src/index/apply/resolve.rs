@@ -123,7 +123,7 @@ impl<'b> Resolver<'b> {
     /// Fills `to` and `weak` of each mention found in the file at `src` (each written form
     /// resolved once).
     fn resolve_all(&self, src: &str, found: &mut [Found]) {
-        let mut done: FnvMap<(&str, u16, Option<&str>), Decision> = FnvMap::default();
+        let mut done: FnvMap<(&str, u32, Option<&str>), Decision> = FnvMap::default();
         let mut out = Vec::with_capacity(found.len());
         for m in found.iter() {
             let key = (m.name.as_str(), m.cue, m.via.as_deref());
@@ -142,7 +142,7 @@ impl<'b> Resolver<'b> {
         }
     }
 
-    fn decide(&self, src: &str, name: &str, cue: u16, via: Option<&str>) -> Decision {
+    fn decide(&self, src: &str, name: &str, cue: u32, via: Option<&str>) -> Decision {
         let Some(ids) = self.bearers.by_name.get(name) else {
             return Decision::Weak;
         };
@@ -366,7 +366,7 @@ pub(super) fn reresolve_name(tx: &Connection, name: &str, root: &Path) -> Result
     }
     // Every mention of the name: the unresolved ones, and the resolved ones, which are edges
     // into a current bearer (an edge into a file that left became a mention when it left).
-    type Row = (i64, String, i64, String, u16, Option<String>);
+    type Row = (i64, String, i64, String, u32, Option<String>);
     let row = |r: &rusqlite::Row<'_>| -> rusqlite::Result<Row> {
         Ok((
             r.get(0)?,
