@@ -361,7 +361,8 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     let token = &line[ts..e];
     // Where the name's own decoration starts: `/name`, `p:name`, `/p:name`.
     let mut a = s;
-    if s >= 1 && line[s - 1] == b':' && s >= 2 && is_word_byte(line[s - 2]) {
+    // In code, `a:b` is a slice or a label (`x[index:index]`), not a namespace.
+    if s >= 2 && line[s - 1] == b':' && is_word_byte(line[s - 2]) && cue.bits & CODE_FILE == 0 {
         let mut ps = s - 1;
         while ps > 0 && is_word_byte(line[ps - 1]) {
             ps -= 1;

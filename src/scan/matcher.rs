@@ -4,7 +4,8 @@
 //! Owns the byte-level rules (no I/O, no database). Invariant: a mention is an occurrence whose
 //! byte before is not a name byte and whose byte after is not a name byte (`.` counts only when a
 //! letter or digit follows it); mentions are, left to right, the longest *valid* occurrence at the
-//! leftmost start, the next one starting at or after its end; every one of them (`scan::mentions` keeps one per name and line).
+//! leftmost start, the next one starting at or after its end; every one of them
+//! (`scan::mentions` keeps one per name and line).
 //!
 //! How: the Aho-Corasick automaton holds only the *tails* of names (the part after the last `/`),
 //! which keeps it small; a name with a `/` is found by looking back from an occurrence of its tail
@@ -30,10 +31,12 @@ pub const MAX_TEXT_CHARS: usize = 200;
 const DFA_MAX_TAILS: usize = 12_000;
 
 /// The capitalised form under which a name is also found (`observer` -> `Observer`): for a
-/// name of lower-case ASCII letters only, long enough to be a word (`refs::MIN_DISTINCTIVE_CHARS`).
+/// role noun of lower-case ASCII letters only (`refs::is_role_noun`), the only kind of name a
+/// capitalised word may name bare. (A list head, `Brainstorming and x-y`, is found by
+/// `scan::mentions` itself.)
 pub fn capitalised(name: &str) -> Option<String> {
     let b = name.as_bytes();
-    if b.len() < super::refs::MIN_DISTINCTIVE_CHARS || !b.iter().all(u8::is_ascii_lowercase) {
+    if !b.iter().all(u8::is_ascii_lowercase) || !super::refs::is_role_noun(name) {
         return None;
     }
     let mut c = name.to_string();

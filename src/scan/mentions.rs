@@ -7,7 +7,7 @@
 
 use super::cue::{self, Cue};
 use super::matcher::Matcher;
-use super::matcher::{evidence_around, Mention};
+use super::matcher::{evidence_around, FnvMap, Mention};
 
 /// Every mention of `matcher`'s names in `bytes` of the file at `path`, with its cue, ordered
 /// by position: the matcher's matches, then (Python) the qualified uses of imported names.
@@ -213,28 +213,58 @@ pub fn evidence(bytes: &[u8], m: &Mention) -> String {
 /// an import or a qualified use over a bare word, `x = copy  # copy.copy(y)`; `/plan` over
 /// "make a plan"), else the first one written.
 fn one_per_line(matcher: &Matcher, found: &mut Vec<(Mention, Cue)>) {
-    found.sort_by_key(|(m, c)| {
-        // A file name or a path is strong as written: where it is written twice, the first
-        // speaks (a path around the second may lead out of the tree).
-        let word = !matcher.name(m.name).contains(['.', '/']);
-        let rank = if word || c.bits & cue::IMPORT != 0 {
-            telling(c)
-        } else {
-            1
-        };
-        (m.name, m.line, rank, m.start)
-    });
     // The kinds said beside any occurrence on the line ("the status agent, not the status
     // command") are said of the name there.
     const KINDS: u32 = cue::ENTITY | cue::AS_AGENT | cue::AS_SKILL | cue::AS_COMMAND | cue::AS_HOOK;
-    found.dedup_by(|(later, lc), (kept, kc)| {
-        let same = (later.name, later.line) == (kept.name, kept.line);
-        if same && kc.via.is_none() && lc.via.is_none() {
-            kc.bits |= lc.bits & KINDS;
+    // One pass in the order written (most names occur once a line): the best occurrence so far
+    // per (name, line), by rank and then position.
+    let rank = |m: &Mention, c: &Cue| {
+        // A file name or a path is strong as written: where it is written twice, the first
+        // speaks (a path around the second may lead out of the tree).
+        if c.bits & cue::IMPORT != 0 || !matcher.name(m.name).contains(['.', '/']) {
+            telling(c)
+        } else {
+            1
         }
-        same
+    };
+    let mut best: FnvMap<(u32, u32), usize> = FnvMap::default();
+    let mut keep = vec![false; found.len()];
+    let mut kinds: Vec<u32> = vec![0; found.len()];
+    for i in 0..found.len() {
+        let (m, c) = &found[i];
+        match best.entry((m.name, m.line)) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(i);
+                keep[i] = true;
+                kinds[i] = c.bits & KINDS;
+            }
+            std::collections::hash_map::Entry::Occupied(mut o) => {
+                let j = *o.get();
+                let k = kinds[j] | c.bits & KINDS;
+                let (pm, pc) = &found[j];
+                if (rank(m, c), m.start) < (rank(pm, pc), pm.start) {
+                    keep[j] = false;
+                    keep[i] = true;
+                    o.insert(i);
+                    kinds[i] = k;
+                } else {
+                    kinds[j] = k;
+                }
+            }
+        }
+    }
+    let mut i = 0;
+    found.retain_mut(|(_, c)| {
+        let k = keep[i];
+        if k && c.via.is_none() {
+            c.bits |= kinds[i];
+        }
+        i += 1;
+        k
     });
-    found.sort_by_key(|(m, _)| (m.start, m.end));
+    if !found.is_sorted_by_key(|(m, _)| (m.start, m.end)) {
+        found.sort_by_key(|(m, _)| (m.start, m.end));
+    }
 }
 
 /// How much an occurrence says of how its name is used, most first: an import, a written
@@ -481,7 +511,8 @@ fn modules_named_in_prose(bytes: &[u8], found: &mut [(Mention, Cue)]) {
             continue;
         }
         let s = dotted_start(bytes, m.start);
-        if bytes[s..m.start].first() == Some(&b'.') {
+        // `.x`: an attribute; "the cgitb.py module": a file name, which names its file as such.
+        if bytes[s..m.start].first() == Some(&b'.') || bytes[m.start..m.end].contains(&b'.') {
             continue;
         }
         let after = &bytes[m.end..];

@@ -169,7 +169,7 @@ pub fn is_distinctive(name: &str) -> bool {
 }
 
 /// An agentive noun (`analyst`, `reviewer`, `architect`): how an agent is spoken of.
-fn is_role_noun(name: &str) -> bool {
+pub fn is_role_noun(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
     [
         "er", "or", "ist", "yst", "ian", "ant", "ect", "eer", "ent", "ee",
