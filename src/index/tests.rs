@@ -104,6 +104,8 @@ const PATHS: &[&str] = &[
     // An agent a skill keeps for itself; an installed copy's source under a distinctive folder.
     ".claude/skills/alpha/agents/watcher.md",
     ".claude/tools/kit-x/conf.sh",
+    // A folder's README, which a link to the folder shows.
+    ".claude/docs/README.md",
 ];
 
 const WORDS: &[&str] = &[
@@ -167,6 +169,8 @@ const WORDS: &[&str] = &[
     "a status, then `/status`",
     "Gamma Kit",
     "~/.claude/commands/kit-x/conf.sh",
+    "[docs](./docs/)",
+    "[docs](../docs/)",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

@@ -47,6 +47,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
         }
     }
     listed_together(matcher, bytes, &mut out);
+    folder_links(matcher, bytes, path, &mut out);
     if langs.base() == Some(cue::Lang::Python) {
         qualified(matcher, bytes, &mut out);
         dotted_module_strings(bytes, &mut out);
@@ -745,9 +746,80 @@ pub fn chained_words<'h>(bytes: &'h [u8], path: &str) -> Vec<&'h str> {
     out
 }
 
+/// A Markdown link to a folder (`[guide](./security-guidance/)`) shows the folder's README: it
+/// is a mention of `<folder>/README.md` written as that path, when the name is known.
+fn folder_links(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Mention, Cue)>) {
+    for (start, end, name) in folder_link_targets(bytes, path) {
+        let Some(id) = matcher.id_of(&name) else {
+            continue;
+        };
+        let line = 1 + memchr::memchr_iter(b'\n', &bytes[..start]).count() as u32;
+        let target = String::from_utf8_lossy(&bytes[start..end]);
+        let mention = Mention {
+            name: id,
+            line,
+            text: String::new(),
+            start,
+            end,
+        };
+        let cue = Cue {
+            bits: 0,
+            via: Some(format!("{target}README.md")),
+        };
+        found.push((mention, cue));
+    }
+}
+
+/// The folder links of a Markdown file: `(start, end)` of each target ending in `/` and the
+/// README name it leads to (`security-guidance/README.md`). No URL, anchor or `..` alone.
+fn folder_link_targets(bytes: &[u8], path: &str) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
+    if !crate::scan::frontmatter::applies_to(path) {
+        return out;
+    }
+    for at in memchr::memmem::find_iter(bytes, b"](") {
+        let start = at + 2;
+        let Some(len) = bytes[start..]
+            .iter()
+            .position(|b| matches!(b, b')' | b' ' | b'\n' | b'#' | b'?'))
+        else {
+            continue;
+        };
+        let end = start + len;
+        let target = &bytes[start..end];
+        if bytes[end] != b')'
+            || !target.ends_with(b"/")
+            || memchr::memmem::find(target, b"://").is_some()
+        {
+            continue;
+        }
+        let folder = target[..target.len() - 1]
+            .rsplit(|b| *b == b'/')
+            .next()
+            .unwrap_or_default();
+        if folder.is_empty() || folder == b"." || folder == b".." {
+            continue;
+        }
+        if let Ok(f) = std::str::from_utf8(folder) {
+            out.push((start, end, format!("{f}/README.md")));
+        }
+    }
+    out
+}
+
+/// The names of the READMEs a Markdown file's folder links lead to (see `folder_links`): no
+/// candidates of `matcher::for_each_candidate`, as they are not written.
+pub fn folder_link_names(bytes: &[u8], path: &str) -> Vec<String> {
+    folder_link_targets(bytes, path)
+        .into_iter()
+        .map(|(_, _, n)| n)
+        .collect()
+}
+
 /// The words `mentions_in` may take as names that are no candidates of
 /// `matcher::for_each_candidate`: the words of qualified uses' chains in a Python file (no
-/// whole names: followed by `.` and a letter), the lower-cased form of every capitalised word
+/// whole names: followed by `.` and a letter), the READMEs of folder links, the lower-cased
+/// form of every capitalised word
 /// (`Observer`: the matcher finds a one-word name capitalised, `matcher::capitalised`), and of
 /// a capitalised word that may head a list of names (`capitalized_list_heads`). A matcher built
 /// from only the names a file holds must include these to find what a matcher over all names
@@ -757,6 +829,7 @@ pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
         .into_iter()
         .map(str::to_string)
         .collect();
+    out.extend(folder_link_names(bytes, path));
     for line in bytes.split(|b| *b == b'\n') {
         let mut i = 0;
         while i < line.len() {

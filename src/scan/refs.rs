@@ -712,8 +712,12 @@ fn decide_path(
     if comps.is_empty() {
         return Decision::Weak;
     }
+    // Written as a folder (`./guide/`): the file that defines the folder, if any (a skill's
+    // SKILL.md, a package's `__init__.py`), not a file with the folder's name as its stem.
+    let folder = m.cue & cue::FOLDER != 0;
     let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
+        .filter(|(_, b)| !folder || folder_named(b, m.name))
         .filter(|(_, b)| agrees(&comps, b, outside, m.name))
         .filter(|(_, b)| !import || relative || import_root_ok(b, &comps, exists))
         .filter(|(_, b)| import || relative || outside || within_own_unit(m.src, &comps, b))
