@@ -941,6 +941,19 @@ mod tests {
     }
 
     #[test]
+    fn a_link_to_a_folder_leads_to_its_readme() {
+        let text =
+            b"[a](./guide/) [b](../x/y/) [c](https://h.io/z/) [d](../) [e](./f/#top) [g](h.md)";
+        let got: Vec<String> = folder_link_targets(text, "docs/a.md")
+            .into_iter()
+            .map(|(s, e, n)| format!("{}={n}", String::from_utf8_lossy(&text[s..e])))
+            .collect();
+        assert_eq!(got, ["./guide/=guide/README.md", "../x/y/=y/README.md"]);
+        // Only a Markdown file's links.
+        assert!(folder_link_targets(text, "docs/a.py").is_empty());
+    }
+
+    #[test]
     fn a_capitalised_sentence_start_heads_a_list_of_names() {
         let names = [
             "brainstorming",
