@@ -269,14 +269,15 @@ fn one_per_line(matcher: &Matcher, found: &mut Vec<(Mention, Cue)>) {
 }
 
 /// How much an occurrence says of how its name is used, most first: an import, a written
-/// path or namespace, a cue that it names a thing (`/plan` after "make a plan"), then a word
-/// as written, then a capitalised one.
+/// path or namespace, a cue that it names a thing (`/plan` after "make a plan") or a path to
+/// the folder of that name (the first of them: `~/.claude/sessions/` says nothing of
+/// `/sessions` before it), then a word as written, then a capitalised one.
 fn telling(c: &Cue) -> u8 {
     if c.bits & cue::IMPORT != 0 {
         0
-    } else if c.via.is_some() {
+    } else if c.via.is_some() && c.bits & cue::FOLDER == 0 {
         1
-    } else if c.bits & cue::NAMED != 0 {
+    } else if c.bits & cue::NAMED != 0 || c.via.is_some() {
         2
     } else if c.bits & cue::CAPITAL == 0 {
         3
