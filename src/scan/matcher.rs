@@ -167,11 +167,15 @@ impl Matcher {
             lookup.insert(n.as_bytes().into(), id);
             list.push(n.to_string());
         }
-        // A one-word lower-case name is also found capitalised (`Observer`), as its own id:
-        // a sentence or a title may start with it. Written names come first.
+        // A role noun is also found capitalised (`Observer`), as its own id: a sentence or a
+        // title may start with it. Written names come first.
+        let mut aliases: Vec<(String, u32)> = Vec::new();
         for (id, n) in list.iter().enumerate() {
             if let Some(cap) = capitalised(n) {
-                lookup.entry(cap.into_bytes().into()).or_insert(id as u32);
+                if !lookup.contains_key(cap.as_bytes()) {
+                    lookup.insert(cap.as_bytes().into(), id as u32);
+                    aliases.push((cap, id as u32));
+                }
             }
         }
         let max_len = list.iter().map(String::len).max().unwrap_or(0);
@@ -193,12 +197,14 @@ impl Matcher {
             distinctive,
         };
         if engine != Engine::Lookup {
-            m.build_automaton(engine)?;
+            m.build_automaton(engine, &aliases)?;
         }
         Ok(m)
     }
 
-    fn build_automaton(&mut self, engine: Engine) -> Result<()> {
+    /// The tails' automaton, with `aliases` (capitalised forms and their names' ids) as tails
+    /// of their own.
+    fn build_automaton(&mut self, engine: Engine, aliases: &[(String, u32)]) -> Result<()> {
         let mut tail_ids: FnvMap<&str, usize> = FnvMap::default();
         let mut pats: Vec<&str> = Vec::new();
         let mut tails: Vec<Tail> = Vec::new();
@@ -222,15 +228,7 @@ impl Matcher {
                 tails[t].max_long = tails[t].max_long.max(n.len());
             }
         }
-        // Capitalised forms: tails of their own that complete the lower-case name.
-        let caps: Vec<(String, u32)> = self
-            .names
-            .iter()
-            .enumerate()
-            .filter_map(|(id, n)| capitalised(n).map(|c| (c, id as u32)))
-            .filter(|(c, id)| self.lookup.get(c.as_bytes()) == Some(id))
-            .collect();
-        for (c, id) in &caps {
+        for (c, id) in aliases {
             if let Some(&t) = tail_ids.get(c.as_str()) {
                 // Only the tail of longer names so far (`docs/Observer`).
                 tails[t].name.get_or_insert(*id);

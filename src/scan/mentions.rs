@@ -228,40 +228,32 @@ fn one_per_line(matcher: &Matcher, found: &mut Vec<(Mention, Cue)>) {
             1
         }
     };
-    let mut best: FnvMap<(u32, u32), usize> = FnvMap::default();
-    let mut keep = vec![false; found.len()];
-    let mut kinds: Vec<u32> = vec![0; found.len()];
-    for i in 0..found.len() {
-        let (m, c) = &found[i];
-        match best.entry((m.name, m.line)) {
-            std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert(i);
-                keep[i] = true;
-                kinds[i] = c.bits & KINDS;
-            }
-            std::collections::hash_map::Entry::Occupied(mut o) => {
-                let j = *o.get();
-                let k = kinds[j] | c.bits & KINDS;
-                let (pm, pc) = &found[j];
+    // Per (name, line): the index of the best occurrence so far, and the kinds said on the line.
+    let mut best: FnvMap<(u32, u32), (usize, u32)> = FnvMap::default();
+    for (i, (m, c)) in found.iter().enumerate() {
+        let kinds = c.bits & KINDS;
+        best.entry((m.name, m.line))
+            .and_modify(|(j, k)| {
+                let (pm, pc) = &found[*j];
                 if (rank(m, c), m.start) < (rank(pm, pc), pm.start) {
-                    keep[j] = false;
-                    keep[i] = true;
-                    o.insert(i);
-                    kinds[i] = k;
-                } else {
-                    kinds[j] = k;
+                    *j = i;
                 }
-            }
-        }
+                *k |= kinds;
+            })
+            .or_insert((i, kinds));
+    }
+    let mut kept: Vec<Option<u32>> = vec![None; found.len()];
+    for (i, k) in best.into_values() {
+        kept[i] = Some(k);
     }
     let mut i = 0;
     found.retain_mut(|(_, c)| {
-        let k = keep[i];
-        if k && c.via.is_none() {
-            c.bits |= kinds[i];
-        }
+        let k = kept[i];
         i += 1;
-        k
+        if let (Some(k), None) = (k, &c.via) {
+            c.bits |= k;
+        }
+        k.is_some()
     });
     if !found.is_sorted_by_key(|(m, _)| (m.start, m.end)) {
         found.sort_by_key(|(m, _)| (m.start, m.end));
@@ -750,11 +742,14 @@ pub fn chained_words<'h>(bytes: &'h [u8], path: &str) -> Vec<&'h str> {
 /// A Markdown link to a folder (`[guide](./security-guidance/)`) shows the folder's README: it
 /// is a mention of `<folder>/README.md` written as that path, when the name is known.
 fn folder_links(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Mention, Cue)>) {
+    // Links come in order: lines are counted from the previous one.
+    let (mut line, mut counted_to) = (1u32, 0usize);
     for (start, end, name) in folder_link_targets(bytes, path) {
         let Some(id) = matcher.id_of(&name) else {
             continue;
         };
-        let line = 1 + memchr::memchr_iter(b'\n', &bytes[..start]).count() as u32;
+        line += memchr::memchr_iter(b'\n', &bytes[counted_to..start]).count() as u32;
+        counted_to = start;
         let target = String::from_utf8_lossy(&bytes[start..end]);
         let mention = Mention {
             name: id,

@@ -338,9 +338,7 @@ pub fn decide_hinted(
     // (`bare_kind`); else it is a title's or a sentence's word, not even a self mention.
     if m.cue & cue::CAPITAL != 0
         && m.cue & cue::NAMED == 0
-        && !bearers
-            .iter()
-            .any(|(_, p)| unit_under(p, "skills").is_some_and(|u| is_within(m.src, u)))
+        && !bearers.iter().any(|(_, p)| kept_around(p, m.src))
     {
         return Decision::Weak;
     }
@@ -477,8 +475,7 @@ fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool, disk: &dyn Disk) ->
     // Capitalised, a word names a thing only with a cue that it does ("Planner Agent"), or an
     // agent inside the skill that keeps it ("Observer started").
     if cue & cue::CAPITAL != 0 && !named {
-        let kept_here = unit_under(path, "skills").is_some_and(|u| is_within(m.src, u));
-        let agent = kept_here && is_role_noun(m.name) && entity == Entity::Agent;
+        let agent = kept_around(path, m.src) && is_role_noun(m.name) && entity == Entity::Agent;
         return agent.then_some(RefKind::Name);
     }
     // In an agent's own file, the last word of its name capitalised is its own title ("GAN
@@ -517,7 +514,12 @@ fn is_own_role(src: &str, name: &str, disk: &dyn Disk) -> bool {
 /// skill keeps for itself (`skills/x/agents/observer.md`) is "the observer" only inside that
 /// skill; elsewhere the word is another observer (a browser's, a framework's).
 fn role_reaches(src: &str, path: &str) -> bool {
-    unit_under(path, "skills").is_none_or(|unit| is_within(src, unit))
+    unit_under(path, "skills").is_none() || kept_around(path, src)
+}
+
+/// Whether the file at `path` lies in a skill folder (`…/skills/x/…`) that also holds `src`.
+fn kept_around(path: &str, src: &str) -> bool {
+    unit_under(path, "skills").is_some_and(|unit| is_within(src, unit))
 }
 
 /// Instruction files the client reads at every level of a project and in the user's home.
