@@ -6,7 +6,7 @@
 SELECT f.path AS file,
        m.line AS line,
        m.name AS name,
-       m.via AS via,
+       nullif(m.via, '') AS via,
        m.cue AS cue,
        m.text AS evidence
 FROM mentions AS m

@@ -130,8 +130,9 @@ SELECT name FROM names WHERE file_id = ?1 AND kind = 'frontmatter' LIMIT 1
 SELECT DISTINCT src_id FROM mentions WHERE name = ?1
 
 -- name: MENTIONS_OF_NAME
--- `(src_id, src path, line, text, cue, via)` of the unresolved mentions of name ?1.
-SELECT m.src_id, f.path, m.line, m.text, m.cue, m.via FROM mentions m
+-- `(src_id, src path, line, text, cue, via)` of the unresolved mentions of name ?1 (`via` is
+-- stored as '' where none was written).
+SELECT m.src_id, f.path, m.line, m.text, m.cue, nullif(m.via, '') FROM mentions m
 JOIN files f ON f.id = m.src_id WHERE m.name = ?1
 
 -- name: EDGES_OF_NAME_INTO
@@ -151,12 +152,13 @@ INSERT INTO names(file_id, name, kind) VALUES (?1, ?2, ?3)
 -- name: INSERT_MENTION
 -- An unresolved mention: (?1 src_id, ?2 name, ?3 line, ?4 text, ?5 cue, ?6 via, ?7 weak).
 INSERT INTO mentions(src_id, name, line, text, cue, via, weak)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+VALUES (?1, ?2, ?3, ?4, ?5, coalesce(?6, ''), ?7)
 
 -- name: INSERT_EDGE
 -- A resolved mention: (?1 src_id, ?2 dst_id, ?3 name, ?4 line, ?5 text, ?6 resolution, ?7 cue,
--- ?8 via, ?9 kind).
-INSERT INTO edges(src_id, dst_id, name, line, text, resolution, cue, via, kind)
+-- ?8 via, ?9 kind). Two written paths of one line lead to two files; should two ever lead to
+-- the same one, the first written stays (the key has no place for the second).
+INSERT OR IGNORE INTO edges(src_id, dst_id, name, line, text, resolution, cue, via, kind)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
 
 -- name: INSERT_SKIP
@@ -182,12 +184,12 @@ content_changed_at = coalesce(?6, content_changed_at) WHERE id = ?1
 -- name: UNRESOLVE_EDGES_INTO
 -- The edges into file ?1 (not its own) become unresolved mentions before it leaves.
 INSERT OR IGNORE INTO mentions(src_id, name, line, text, cue, via)
-SELECT src_id, name, line, text, cue, via FROM edges WHERE dst_id = ?1 AND src_id <> ?1
+SELECT src_id, name, line, text, cue, coalesce(via, '') FROM edges WHERE dst_id = ?1 AND src_id <> ?1
 
 -- name: UNRESOLVE_EDGES_BY_NAME
 -- The edges into file ?1 made by name ?2 become unresolved mentions (the file loses the name).
 INSERT OR IGNORE INTO mentions(src_id, name, line, text, cue, via)
-SELECT src_id, name, line, text, cue, via FROM edges WHERE dst_id = ?1 AND name = ?2
+SELECT src_id, name, line, text, cue, coalesce(via, '') FROM edges WHERE dst_id = ?1 AND name = ?2
 
 -- name: DELETE_EDGES_OF_FILE
 -- Edges from or into file ?1.
@@ -214,9 +216,9 @@ DELETE FROM edges WHERE dst_id = ?1 AND name = ?2
 DELETE FROM names WHERE file_id = ?1 AND name = ?2
 
 -- name: DELETE_EDGE_AT
--- The edge of mention (?1 src_id, ?2 name, ?3 line).
-DELETE FROM edges WHERE src_id = ?1 AND name = ?2 AND line = ?3
+-- The edge of mention (?1 src_id, ?2 name, ?3 line, ?4 via).
+DELETE FROM edges WHERE src_id = ?1 AND name = ?2 AND line = ?3 AND via IS ?4
 
 -- name: DELETE_MENTION_AT
--- The unresolved mention (?1 src_id, ?2 name, ?3 line).
-DELETE FROM mentions WHERE src_id = ?1 AND name = ?2 AND line = ?3
+-- The unresolved mention (?1 src_id, ?2 name, ?3 line, ?4 via).
+DELETE FROM mentions WHERE src_id = ?1 AND name = ?2 AND line = ?3 AND via = coalesce(?4, '')

@@ -548,6 +548,36 @@ mod tests {
     }
 
     #[test]
+    fn migration_12_keys_mentions_by_their_written_form() -> Result<()> {
+        let mut conn = Connection::open_in_memory()?;
+        for (num, _, sql) in MIGRATIONS.iter().filter(|m| m.0 <= 11) {
+            conn.execute_batch(sql)?;
+            conn.pragma_update(None, "user_version", num)?;
+        }
+        conn.execute_batch(
+            "INSERT INTO files(id, path, size, mtime_ns, hash, scanned_at, content_changed_at)
+                 VALUES (1, 'a.md', 1, 1, 'h', 't', 't');
+             INSERT INTO mentions(src_id, name, line, text, cue, via, weak)
+                 VALUES (1, 'x.md', 3, 'see x.md', 0, NULL, 1);",
+        )?;
+        migrate(&mut conn, Path::new(":memory:"))?;
+        let via: String = conn.query_row("SELECT via FROM mentions", [], |r| r.get(0))?;
+        assert_eq!(
+            via, "",
+            "a bare mention keeps its row, its written form empty"
+        );
+        // Two written paths of one name on one line are two mentions.
+        conn.execute_batch(
+            "INSERT INTO mentions(src_id, name, line, text, cue, via, weak)
+                 VALUES (1, 'x.md', 3, 'see x.md', 0, 'a/x.md', 1),
+                        (1, 'x.md', 3, 'see x.md', 0, 'b/x.md', 1);",
+        )?;
+        let n: i64 = conn.query_row("SELECT count(*) FROM mention_paths", [], |r| r.get(0))?;
+        assert_eq!(n, 3);
+        Ok(())
+    }
+
+    #[test]
     fn new_database_gets_the_page_size_an_existing_one_keeps_its_own() -> Result<()> {
         let dir = tempfile::tempdir()?;
         let fresh = dir.path().join("fresh.db");

@@ -397,9 +397,14 @@ pub(super) fn reresolve_name(tx: &Connection, name: &str, root: &Path) -> Result
     let idx = (with_paths.len() > MANY_BEARERS).then(|| Nearest::new(with_paths.iter().copied()));
     let tree = tree_of(root);
     let disk = RootDisk(root);
+    // Every row goes before any comes back: two written paths of one line are two rows, and
+    // one must not meet the other's old edge.
+    for (src, _, line, _, _, via) in &rows {
+        del_e.execute(params![src, name, line, via])?;
+        del_m.execute(params![src, name, line, via])?;
+    }
+    rows.sort_by(|a, b| (a.0, a.2, &a.5).cmp(&(b.0, b.2, &b.5)));
     for (src, path, line, text, cue, via) in rows {
-        del_e.execute(params![src, name, line])?;
-        del_m.execute(params![src, name, line])?;
         let m = RefMention {
             src: &path,
             name,
