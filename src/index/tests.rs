@@ -43,7 +43,7 @@ fn dump(ctx: &Ctx) -> Result<Dump> {
     let mentions = rows(
         &conn,
         "SELECT f.path, m.name, m.line, m.text || '|' || m.cue || '|' || coalesce(m.via, '') \
-         || '|' || m.weak FROM mentions m JOIN files f ON f.id = m.src_id ORDER BY 1, 3, 2",
+         || '|' || m.weak FROM mentions m JOIN files f ON f.id = m.src_id ORDER BY 1, 3, 2, 4",
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?;
     let edges = rows(
@@ -171,6 +171,14 @@ const WORDS: &[&str] = &[
     "~/.claude/commands/kit-x/conf.sh",
     "[docs](./docs/)",
     "[docs](../docs/)",
+    // Two paths of one name ending in other folders; runs of words joined by `/`; a kind of
+    // file, not the root's.
+    "alpha/SKILL.md beta/SKILL.md",
+    "implementer/zeta-agent",
+    "status/review",
+    "a CLAUDE.md",
+    "\n# use lib.helpers_lib instead\n",
+    "the \"helpers_lib\" module",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

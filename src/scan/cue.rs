@@ -66,6 +66,15 @@ pub const AS_SKILL: u32 = 1 << 18;
 pub const AS_COMMAND: u32 = 1 << 19;
 pub const AS_HOOK: u32 = 1 << 20;
 
+/// Written in a run of plain words joined by `/` (`bug-hunter/verifier subagents`,
+/// `status/evolve/export`): a list of alternatives unless the run leads somewhere on disk,
+/// which only resolution can ask. `via` holds the whole run.
+pub const SLASHED: u32 = 1 << 21;
+
+/// After an indefinite determiner ("a CLAUDE.md", "each SKILL.md", "any README.md"): the
+/// kind of file, not one file.
+pub const ANY: u32 = 1 << 22;
+
 /// Any cue that says the name is used as the name of a thing.
 pub const NAMED: u32 = CODE | QUOTED | SLASH | NAMESPACE | KEY | ENTITY | LIST;
 
@@ -407,7 +416,13 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     {
         cue.bits |= QUOTED;
     }
-    if line.get(e) == Some(&b'/') {
+    // Code divides (`total/count`) and a code span holds a path (`swift/security`); prose lists
+    // alternatives.
+    let slashed = slashed_run(line, ts, e).filter(|_| cue.bits & (CODE_FILE | CODE) == 0);
+    if let Some(run) = slashed {
+        cue.bits |= SLASHED;
+        cue.via = Some(String::from_utf8_lossy(run).into_owned());
+    } else if line.get(e) == Some(&b'/') {
         if line.get(e + 1).is_some_and(|b| is_path_byte(*b)) {
             cue.bits |= MIDPATH;
         } else {
@@ -456,7 +471,14 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     {
         cue.bits |= FOLDER;
     }
-    if starts_item(line, a) {
+    if [&b"a"[..], b"an", b"any", b"each", b"every", b"your"]
+        .iter()
+        .any(|w| prev.eq_ignore_ascii_case(w))
+    {
+        cue.bits |= ANY;
+    }
+    // A run's place in a list is the run's, not its words' (`| Auth/security | 100% |`).
+    if starts_item(line, a) && slashed.is_none() {
         cue.bits |= LIST;
     }
     if let Some(lang) = lang {
@@ -466,6 +488,30 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         }
     }
     cue
+}
+
+/// The run of plain words joined by `/` that holds `line[ts..e]`, when the name is written in
+/// one: two to six words of letters, digits, `-` and `_`, with no extension, leading slash or
+/// variable (`bug-hunter/verifier`, not `/plan`, `a/b.md`, `~/x/y`). A sentence's full stop or
+/// comma after it is not part of it.
+fn slashed_run(line: &[u8], ts: usize, e: usize) -> Option<&[u8]> {
+    let mut te = e;
+    while te < line.len() && is_path_byte(line[te]) {
+        te += 1;
+    }
+    while te > e && matches!(line[te - 1], b'.' | b',') {
+        te -= 1;
+    }
+    let run = &line[ts..te];
+    let words = run.split(|b| *b == b'/');
+    let n = run.iter().filter(|b| **b == b'/').count() + 1;
+    let plain = |w: &[u8]| {
+        !w.is_empty()
+            && w[0].is_ascii_alphanumeric()
+            && w.iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+    };
+    ((2..=6).contains(&n) && words.into_iter().all(plain)).then_some(run)
 }
 
 /// Where a quoted or backticked path holding `line[ts..e]` starts, when it has spaces and its
@@ -1005,6 +1051,38 @@ mod tests {
 
     fn has(c: &Cue, bit: u32) -> bool {
         c.bits & bit != 0
+    }
+
+    #[test]
+    fn words_joined_by_slashes_are_a_run_paths_are_not() {
+        let c = cue(
+            "prevents bug-hunter/verifier subagents.",
+            "bug-hunter",
+            "a.md",
+        );
+        assert!(has(&c, SLASHED) && !has(&c, MIDPATH), "{c:?}");
+        assert_eq!(c.via.as_deref(), Some("bug-hunter/verifier"));
+        let c = cue("prevents bug-hunter/verifier.", "verifier", "a.md");
+        assert_eq!(
+            c.via.as_deref(),
+            Some("bug-hunter/verifier"),
+            "the full stop is the sentence's"
+        );
+        // A file, a leading slash, a home path, a code span, code: paths or division.
+        for (line, name) in [
+            ("see rules/style.md", "style.md"),
+            ("run /plan/x", "plan"),
+            ("in ~/.claude/agents", "agents"),
+            ("rules `swift/security`", "security"),
+        ] {
+            assert!(!has(&cue(line, name, "a.md"), SLASHED), "{line}");
+        }
+        assert!(!has(&cue("x = total/count", "count", "a.py"), SLASHED));
+        // A run's place in a table is not its words'.
+        assert!(!has(
+            &cue("| Auth/security | 100% |", "security", "a.md"),
+            LIST
+        ));
     }
 
     #[test]

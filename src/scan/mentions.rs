@@ -47,13 +47,14 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
         }
     }
     listed_together(matcher, bytes, &mut out);
+    slashed_lists(matcher, &mut out);
     folder_links(matcher, bytes, path, &mut out);
     if langs.base() == Some(cue::Lang::Python) {
         qualified(matcher, bytes, &mut out);
         dotted_module_strings(bytes, &mut out);
         modules_named_in_prose(bytes, &mut out);
     }
-    one_per_line(matcher, &mut out);
+    one_per_line(matcher, path, &mut out);
     out
 }
 
@@ -209,11 +210,14 @@ pub fn evidence(bytes: &[u8], m: &Mention) -> String {
     evidence_around(bytes, m.start, m.end)
 }
 
-/// A file mentions a name at most once per line (the index stores one mention per name and
-/// line): the occurrence that says most of how the name is used speaks for the line (`telling`:
-/// an import or a qualified use over a bare word, `x = copy  # copy.copy(y)`; `/plan` over
-/// "make a plan"), else the first one written.
-fn one_per_line(matcher: &Matcher, found: &mut Vec<(Mention, Cue)>) {
+/// A file mentions a name at most once per line: the occurrence that says most of how the name
+/// is used speaks for the line (`telling`: an import or a qualified use over a bare word, `x =
+/// copy  # copy.copy(y)`; `/plan` over "make a plan"), else the first one written. One
+/// exception: where that occurrence is a written path, every other written path of the name
+/// that ends in another folder is a mention of its own (`common/coding-style.md` then
+/// `golang/coding-style.md`; `../pt-BR/README.md | ../zh-TW/README.md`), as it leads to another
+/// file. Paths ending in the same folder (`common/x.md` and `../common/x.md`) stay one.
+fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) {
     // The kinds said beside any occurrence on the line ("the status agent, not the status
     // command") are said of the name there.
     const KINDS: u32 = cue::ENTITY | cue::AS_AGENT | cue::AS_SKILL | cue::AS_COMMAND | cue::AS_HOOK;
@@ -228,23 +232,46 @@ fn one_per_line(matcher: &Matcher, found: &mut Vec<(Mention, Cue)>) {
             1
         }
     };
-    // Per (name, line): the index of the best occurrence so far, and the kinds said on the line.
-    let mut best: FnvMap<(u32, u32), (usize, u32)> = FnvMap::default();
+    // Per (name, line): the index of the best occurrence so far, the kinds said on the line,
+    // and whether the name occurs more than once there.
+    let mut best: FnvMap<(u32, u32), (usize, u32, bool)> = FnvMap::default();
     for (i, (m, c)) in found.iter().enumerate() {
         let kinds = c.bits & KINDS;
         best.entry((m.name, m.line))
-            .and_modify(|(j, k)| {
+            .and_modify(|(j, k, many)| {
                 let (pm, pc) = &found[*j];
                 if (rank(m, c), m.start) < (rank(pm, pc), pm.start) {
                     *j = i;
                 }
                 *k |= kinds;
+                *many = true;
             })
-            .or_insert((i, kinds));
+            .or_insert((i, kinds, false));
     }
     let mut kept: Vec<Option<u32>> = vec![None; found.len()];
-    for (i, k) in best.into_values() {
-        kept[i] = Some(k);
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    // Per (name, line, last folder): the first other written path ending in that folder.
+    let mut others: FnvMap<(u32, u32, String), usize> = FnvMap::default();
+    for &(b, k, many) in best.values() {
+        kept[b] = Some(k);
+        if !many {
+            continue;
+        }
+        let (bm, bc) = &found[b];
+        let Some(own) = last_folder(matcher, bm, bc, dir) else {
+            continue;
+        };
+        for (i, (m, c)) in found.iter().enumerate() {
+            if i == b || m.name != bm.name || m.line != bm.line {
+                continue;
+            }
+            if let Some(f) = last_folder(matcher, m, c, dir).filter(|f| *f != own) {
+                others.entry((m.name, m.line, f)).or_insert(i);
+            }
+        }
+    }
+    for i in others.into_values() {
+        kept[i] = Some(0);
     }
     let mut i = 0;
     found.retain_mut(|(_, c)| {
@@ -258,6 +285,30 @@ fn one_per_line(matcher: &Matcher, found: &mut Vec<(Mention, Cue)>) {
     if !found.is_sorted_by_key(|(m, _)| (m.start, m.end)) {
         found.sort_by_key(|(m, _)| (m.start, m.end));
     }
+}
+
+/// The last folder of the path an occurrence of a file name or path was written in, relative
+/// paths resolved from the mentioning file's folder `dir` (`../../README.md` from `docs/ru/`
+/// ends in the root, ""); `None` for a name not written with folders.
+fn last_folder(matcher: &Matcher, m: &Mention, c: &Cue, dir: &str) -> Option<String> {
+    let via = c.via.as_deref().filter(|v| v.contains('/'))?;
+    if !matcher.name(m.name).contains(['.', '/']) || c.bits & cue::IMPORT != 0 {
+        return None;
+    }
+    let via = via.trim_end_matches('/');
+    let joined = if via.starts_with("./") || via.starts_with("../") {
+        super::refs::join_normal(dir, via)
+    } else {
+        None
+    };
+    let p = joined.as_deref().unwrap_or(via);
+    let parent = p.rsplit_once('/').map_or("", |(d, _)| d);
+    Some(
+        parent
+            .rsplit_once('/')
+            .map_or(parent, |(_, f)| f)
+            .to_string(),
+    )
 }
 
 /// How much an occurrence says of how its name is used, most first: an import, a written
@@ -275,6 +326,32 @@ fn telling(c: &Cue) -> u8 {
         3
     } else {
         4
+    }
+}
+
+/// A name in a run of words joined by `/` (`cue::SLASHED`) with another name of a file that is
+/// distinctive (`bug-hunter/verifier`) is a row of a list of names, should the run lead
+/// nowhere: it gets the `LIST` cue. Other words say nothing (`list/dict`, `read/write`).
+fn slashed_lists(matcher: &Matcher, found: &mut [(Mention, Cue)]) {
+    let runs: Vec<usize> = (0..found.len())
+        .filter(|i| found[*i].1.bits & cue::SLASHED != 0)
+        .collect();
+    if runs.len() < 2 {
+        return;
+    }
+    let listed: Vec<usize> = runs
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let (m, c) = &found[i];
+            runs.iter().any(|&j| {
+                let (o, oc) = &found[j];
+                j != i && o.line == m.line && oc.via == c.via && matcher.is_distinctive(o.name)
+            })
+        })
+        .collect();
+    for i in listed {
+        found[i].1.bits |= cue::LIST;
     }
 }
 
@@ -494,10 +571,11 @@ const NOT_MODULE_NAMES: [&[u8]; 24] = [
     b"test", b"main", b"sub",
 ];
 
-/// In a Python file's prose, "the collections module", "the email.utils package" and
-/// ``:mod:`typing` `` name a module by its import name: the mention gets the dotted name as its
-/// written form, resolved as an import would be. Alone, such a word ("collections of tasks",
-/// "the typing of arguments") is text.
+/// In a Python file's prose, "the collections module", `the "code" module`, "the email.utils
+/// package", ``:mod:`typing` `` and a module written with its package ("use xml.dom.minidom")
+/// name a module by its import name: the mention gets the dotted name as its written form,
+/// resolved as an import would be. Alone, such a word ("collections of tasks", "the typing of
+/// arguments") is text.
 fn modules_named_in_prose(bytes: &[u8], found: &mut [(Mention, Cue)]) {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     for (m, c) in found.iter_mut() {
@@ -509,7 +587,15 @@ fn modules_named_in_prose(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         if bytes[s..m.start].first() == Some(&b'.') || bytes[m.start..m.end].contains(&b'.') {
             continue;
         }
-        let after = &bytes[m.end..];
+        // "the `code` module", `the "code" module`: quotes around the name are its, not a word.
+        let quoted = s > 0
+            && matches!(bytes[s - 1], b'"' | b'\'' | b'`')
+            && bytes.get(m.end) == Some(&bytes[s - 1]);
+        let (lead_end, after) = if quoted {
+            (s - 1, &bytes[m.end + 1..])
+        } else {
+            (s, &bytes[m.end..])
+        };
         let word_after = |w: &[u8]| {
             after
                 .strip_prefix(b" ")
@@ -518,18 +604,32 @@ fn modules_named_in_prose(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         let role = bytes[..s].ends_with(b":mod:`") || bytes[..s].ends_with(b":mod:`~");
         // "a source module" is a kind of module; "the email package" names one ("use package
         // as …" does not).
-        let lead = bytes[..s].trim_ascii_end();
+        let lead = bytes[..lead_end].trim_ascii_end();
         let article = |w: &[u8]| {
             lead.len() >= w.len()
                 && lead[lead.len() - w.len()..].eq_ignore_ascii_case(w)
                 && (lead.len() == w.len() || !ident(lead[lead.len() - w.len() - 1]))
         };
         let indefinite = article(b"a") || article(b"an");
-        let named = role && after.first() == Some(&b'`')
+        let named = role && bytes.get(m.end) == Some(&b'`')
             || !indefinite && word_after(b"module")
             || article(b"the") && word_after(b"package");
-        // "this module", "the test module": a determiner or a kind, not a module's name.
         let word = &bytes[s..m.end];
+        // A module written with its package in a comment or a string ("use xml.dom.minidom
+        // instead", "to reduce importlib.util imports") names it; not a name reached through
+        // it (`json.decoder.JSONDecodeError`) or a call (`os.path.join(…)`).
+        let dotted = c.bits & cue::CODE_FILE == 0
+            && word.contains(&b'.')
+            && word[0].is_ascii_alphabetic()
+            && !word.ends_with(b".")
+            // A full stop ends a sentence; any other dot goes on (`"v.app."` is no module).
+            && !(after.first() == Some(&b'.') && after.get(1).is_some_and(|b| !b.is_ascii_whitespace()))
+            && after.first() != Some(&b'(');
+        if dotted && !named {
+            written_as_module(c, word);
+            continue;
+        }
+        // "this module", "the test module": a determiner or a kind, not a module's name.
         if !named
             || !role
                 && NOT_MODULE_NAMES

@@ -309,6 +309,9 @@ pub fn decide_hinted(
     if m.cue & (cue::URL | cue::MIDPATH) != 0 || bearers.is_empty() {
         return Decision::Weak;
     }
+    if m.cue & cue::SLASHED != 0 {
+        return decide_slashed(m, bearers, tree, exists, nearest, hint);
+    }
     let path_like = m
         .via
         .filter(|v| v.contains('/') || m.cue & cue::IMPORT != 0);
@@ -369,7 +372,7 @@ pub fn decide_hinted(
     let distinctive = is_distinctive(m.name);
     let qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
-        .filter_map(|(id, p)| bare_kind(m, p, distinctive, exists).map(|k| (*id, *p, k)))
+        .filter_map(|(id, p)| bare_kind(m, p, distinctive, tree, exists).map(|k| (*id, *p, k)))
         .collect();
     if let Some(idx) = nearest.filter(|_| qualified.len() == bearers.len()) {
         return match idx.resolve(m.src) {
@@ -384,6 +387,61 @@ pub fn decide_hinted(
         };
     }
     pick(m.src, &qualified)
+}
+
+/// A name in a run of plain words joined by `/`. Where the run leads to a file or folder (from
+/// the root or the mentioning file's folder), it is a path: its last word is decided as one,
+/// the others are its folders. Where it leads nowhere, it is a list of alternatives
+/// (`bug-hunter/verifier subagents`): a path's decision if that finds a file
+/// (`agents/planner`), else the word's own (listed, `LIST`, when another name of the run is
+/// distinctive: `mentions::slashed_lists`).
+fn decide_slashed(
+    m: &Mention<'_>,
+    bearers: &[(i64, &str)],
+    tree: Tree,
+    exists: &dyn Disk,
+    nearest: Option<&Nearest>,
+    hint: Option<NameHint>,
+) -> Decision {
+    let run = m.via.unwrap_or(m.name);
+    let last = run.rsplit('/').next() == Some(m.name);
+    let as_path = Mention {
+        cue: m.cue & !cue::SLASHED,
+        ..*m
+    };
+    let dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
+    let leads = exists.at(run) != OnDisk::Missing
+        || join_normal(dir, run).is_some_and(|p| exists.at(&p) != OnDisk::Missing);
+    if leads {
+        return if last {
+            decide_hinted(&as_path, bearers, tree, exists, nearest, hint)
+        } else {
+            Decision::Weak
+        };
+    }
+    if last {
+        let d = decide_hinted(&as_path, bearers, tree, exists, nearest, hint);
+        if matches!(d, Decision::Edge(..)) {
+            return d;
+        }
+    }
+    // Only the name of a thing: pairs of words are mostly other things' names (`sst/opencode`,
+    // a branch `claude/fix-x`, `deployment/runtime`), which a plain file's stem would take.
+    let word = Mention {
+        via: None,
+        ..as_path
+    };
+    match decide_hinted(&word, bearers, tree, exists, nearest, hint) {
+        Decision::Edge(id, _, _)
+            if bearers
+                .iter()
+                .find(|b| b.0 == id)
+                .is_none_or(|(_, p)| entity_on_disk(p, m.name, exists) == Entity::Other) =>
+        {
+            Decision::Weak
+        }
+        d => d,
+    }
 }
 
 /// The nearest of the qualified bearers, as `resolve` decides among same-named files.
@@ -404,7 +462,13 @@ fn pick(src: &str, qualified: &[(i64, &str, RefKind)]) -> Decision {
 }
 
 /// Whether a bare occurrence (no path written around it) refers to the bearer at `path`.
-fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool, disk: &dyn Disk) -> Option<RefKind> {
+fn bare_kind(
+    m: &Mention<'_>,
+    path: &str,
+    distinctive: bool,
+    tree: Tree,
+    disk: &dyn Disk,
+) -> Option<RefKind> {
     let base = path.rsplit('/').next().unwrap_or(path);
     let cue = m.cue;
     // Plugins are boundaries for bare names (file names too: a plugin is installed on its own
@@ -429,10 +493,18 @@ fn bare_kind(m: &Mention<'_>, path: &str, distinctive: bool, disk: &dyn Disk) ->
         // subfolder's, a plugin's): the bare name says which kind of file, not which one.
         // Only a root file names its root sibling by it; elsewhere it takes a path or "the
         // root …".
+        // The project's own `.claude/` is the root's: there "read CLAUDE.md" is ours, "a
+        // CLAUDE.md" still any (not when the root is the home, whose `.claude/` is the user's
+        // for every project).
+        let projects_own = m.src.starts_with(".claude/")
+            && !tree.root_is_home
+            && cue & cue::ANY == 0
+            && !base.eq_ignore_ascii_case("README.md");
         if !path.contains('/')
             && is_client_file(base)
             && m.src.contains('/')
             && cue & cue::ROOT == 0
+            && !projects_own
         {
             return None;
         }
@@ -574,7 +646,7 @@ fn written_components(via: &str, root_is_home: bool) -> (Vec<&str>, bool) {
 }
 
 /// `dir/via` with `.` and `..` resolved; `None` when it climbs out of the root.
-fn join_normal(dir: &str, via: &str) -> Option<String> {
+pub(crate) fn join_normal(dir: &str, via: &str) -> Option<String> {
     let mut out: Vec<&str> = dir.split('/').filter(|c| !c.is_empty()).collect();
     for c in via.split('/') {
         match c {
