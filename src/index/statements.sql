@@ -110,10 +110,18 @@ SELECT n.file_id, f.path FROM names n JOIN files f ON f.id = n.file_id WHERE n.n
 -- name: NAMES_OF_FILE
 SELECT name FROM names WHERE file_id = ?1
 
--- name: SKIPPED_MARKERS
--- Skipped files (binary, too large) that make their folder a package or a plugin.
-SELECT path FROM skipped
-WHERE path LIKE '%__init__.py' OR path LIKE '%.claude-plugin/plugin.json'
+-- name: FILES_UNDER
+-- How many indexed and skipped files lie in [?1, ?2): below a folder `F` with ?1 = 'F/' and
+-- ?2 = 'F0'.
+SELECT (SELECT count(*) FROM files WHERE path >= ?1 AND path < ?2)
+     + (SELECT count(*) FROM skipped WHERE path >= ?1 AND path < ?2)
+
+-- name: NAMES_WRITTEN_THROUGH
+-- The names of mentions and edges whose written path holds a folder matching the LIKE
+-- pattern ?1 (`%name/%`, `\` escaping).
+SELECT name FROM mentions WHERE via LIKE ?1 ESCAPE '\'
+UNION
+SELECT name FROM edges WHERE via LIKE ?1 ESCAPE '\'
 
 -- name: NAMES_UNDER
 -- The names borne by files whose path lies in [?1, ?2): every file below a folder `F` with

@@ -417,6 +417,21 @@ proptest! {
 }
 
 #[test]
+fn a_folder_coming_or_going_re_decides_the_paths_written_through_it() -> Result<()> {
+    // Found by the property above: `skills/…/infra-implementer` in `.claude/tool.py` names the
+    // agent as a moved file once `.claude/skills/` exists, which a binary file (never a file
+    // of the index, bearing no name the mention has) brings and takes away.
+    let initial = [
+        (16, "skills/alpha/SKILL.md/infra-implementer. ".to_string()),
+        (7, String::new()),
+    ];
+    for by_paths in [false, true] {
+        check_sequence(&initial, &[Op::Binary(1), Op::Delete(1)], by_paths)?;
+    }
+    Ok(())
+}
+
+#[test]
 fn a_package_or_plugin_manifest_coming_or_going_re_decides_what_depends_on_it() -> Result<()> {
     let at = |p: &str| {
         PATHS

@@ -130,15 +130,16 @@ impl NameDelta {
                     p.strip_suffix("/__init__.py")
                         .or_else(|| p.strip_suffix("/.claude-plugin/plugin.json"))
                 });
-            // A skipped marker (a binary `__init__.py`) was never a file of the index: its
+            // A skipped file (a binary `__init__.py`) was never a file of the index: its
             // leaving shows only as its absence from the disk.
             let gone: Vec<String> = conn
-                .prepare_cached(sql::SKIPPED_MARKERS)?
+                .prepare_cached(sql::SKIPPED_PATHS)?
                 .query_map([], |r| r.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<String>>>()?
                 .into_iter()
                 .filter(|p| std::fs::symlink_metadata(root.join(p)).is_err())
                 .collect();
+            package_names.extend(names_through_changed_folders(conn, plan, &gone)?);
             let gone_dirs = gone.iter().filter_map(|p| {
                 p.strip_suffix("/__init__.py")
                     .or_else(|| p.strip_suffix("/.claude-plugin/plugin.json"))
@@ -185,6 +186,53 @@ impl NameDelta {
         out.extend(self.package_names.iter().cloned());
         out
     }
+}
+
+/// The names of mentions written through a folder that comes into being or goes in this pass.
+/// Whether a written path leads somewhere depends on its folders (a moved file's first folder,
+/// a run of words joined by `/` that is a folder after all: `scan::refs`), and no bearer of the
+/// name need change with them. A folder counts as there while any indexed or skipped file
+/// lies below it; one outside the scope is not seen.
+fn names_through_changed_folders(
+    conn: &Connection,
+    plan: &Plan,
+    gone_skips: &[String],
+) -> Result<HashSet<String>> {
+    let mut delta: HashMap<&str, i64> = HashMap::new();
+    let ancestors = |p: &str| -> Vec<usize> { p.match_indices('/').map(|(i, _)| i).collect() };
+    for e in &plan.added {
+        for i in ancestors(&e.path) {
+            *delta.entry(&e.path[..i]).or_default() += 1;
+        }
+    }
+    for p in plan.removed.iter().map(|(_, p)| p).chain(gone_skips) {
+        for i in ancestors(p) {
+            *delta.entry(&p[..i]).or_default() -= 1;
+        }
+    }
+    let mut out = HashSet::new();
+    if delta.is_empty() {
+        return Ok(out);
+    }
+    let mut under = conn.prepare_cached(sql::FILES_UNDER)?;
+    let mut through = conn.prepare_cached(sql::NAMES_WRITTEN_THROUGH)?;
+    let mut folders: HashSet<&str> = HashSet::new();
+    for (dir, d) in delta {
+        let before: i64 = under.query_row([format!("{dir}/"), format!("{dir}0")], |r| r.get(0))?;
+        if (before == 0) != (before + d <= 0) {
+            folders.insert(dir.rsplit('/').next().unwrap_or(dir));
+        }
+    }
+    for f in folders {
+        let esc = f
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        for n in through.query_map([format!("%{esc}/%")], |r| r.get::<_, String>(0))? {
+            out.insert(n?);
+        }
+    }
+    Ok(out)
 }
 
 /// Reads the head of each checked Markdown file (in parallel) and compares its frontmatter name
