@@ -401,7 +401,7 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     // In a script, backticks outside a comment are a template literal (`` `sessions: ${n}` ``),
     // not a code span.
     let template_literal = lang == Some(Lang::Script) && !is_comment_line(line);
-    if !template_literal && in_code_span(line, a, e) {
+    if !template_literal && in_code_span(line, a, e) && code_span_is_one_word(line, a, e) {
         cue.bits |= CODE;
     }
     // Quotes, but not a key (`"scan": "pending"`), and not in a data file or source code, where
@@ -587,6 +587,15 @@ fn is_url(line: &[u8], ts: usize, s: usize) -> bool {
 fn in_code_span(line: &[u8], a: usize, e: usize) -> bool {
     let ticks = memchr::memchr_iter(b'`', &line[..a]).count();
     ticks % 2 == 1 && memchr::memchr(b'`', &line[e..]).is_some()
+}
+
+/// Whether the code span holding `line[a..e]` is one word: the name as a code span
+/// (`` `spec` ``, `` `/spec` ``, `` `Task(engineer)` ``), not a phrase or a command line that
+/// holds the word (`` `chore: remove implemented spec` ``, `` `npm run check` ``).
+fn code_span_is_one_word(line: &[u8], a: usize, e: usize) -> bool {
+    let open = memchr::memrchr(b'`', &line[..a]).map_or(0, |i| i + 1);
+    let close = memchr::memchr(b'`', &line[e..]).map_or(line.len(), |i| e + i);
+    !line[open..close].trim_ascii().contains(&b' ')
 }
 
 fn trim_decor_end(b: &[u8]) -> &[u8] {

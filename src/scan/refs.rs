@@ -562,7 +562,9 @@ fn bare_kind(
     let ok = match entity {
         Entity::Agent => distinctive || named || is_role_noun(m.name) && role_reaches(m.src, path),
         Entity::Skill => distinctive || named || own_folder || cue & cue::FOLDER != 0,
-        Entity::Command => distinctive || named,
+        // A command is invoked (`/changelog`, `` `changelog` ``): a one-word name alone is a
+        // word of the trade or a product ("a changelog entry", "dependabot PRs").
+        Entity::Command => distinctive && m.name.contains(['-', '_', ':', '.']) || named,
         // In source code a module, script or document is named by an import, a qualified
         // use, its file name or a path; a bare word in a comment or string is prose about it.
         Entity::Other => distinctive && cue & cue::SOURCE == 0,
