@@ -71,8 +71,8 @@ pub const AS_HOOK: u32 = 1 << 20;
 /// which only resolution can ask. `via` holds the whole run.
 pub const SLASHED: u32 = 1 << 21;
 
-/// After an indefinite determiner ("a CLAUDE.md", "each SKILL.md", "any README.md"): the
-/// kind of file, not one file.
+/// After an indefinite determiner or another's ("a CLAUDE.md", "each SKILL.md", "its own
+/// CLAUDE.md", "the layer's CLAUDE.md"): the kind of file, or another folder's, not the root's.
 pub const ANY: u32 = 1 << 22;
 
 /// Any cue that says the name is used as the name of a thing.
@@ -471,7 +471,20 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     {
         cue.bits |= FOLDER;
     }
-    if [&b"a"[..], b"an", b"any", b"each", b"every", b"your"]
+    // "its own CLAUDE.md", "the layer's CLAUDE.md": another folder's, not the root's.
+    let someones = before.ends_with(b"'s") && cue.bits & ROOT == 0;
+    if someones
+        || [
+            &b"a"[..],
+            b"an",
+            b"any",
+            b"each",
+            b"every",
+            b"your",
+            b"own",
+            b"its",
+            b"their",
+        ]
         .iter()
         .any(|w| prev.eq_ignore_ascii_case(w))
     {

@@ -39,9 +39,12 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     // Evolve Command", "Planner Agent" of another harness) and labels in code spans
     // (`` `Research → Plan → Execute` ``, `## Command: Status`) as a word, not a name: there its
     // place is no cue. It may still be a row of a list of names (`listed_together`).
+    // Within a sentence, a capitalised role noun is a proper name ("that's Engineer", "(Designer)"),
+    // as persona agents are written.
     for (m, c) in out.iter_mut() {
         let written_lower = matcher.name(m.name).as_bytes()[0].is_ascii_lowercase();
-        if written_lower && bytes[m.start].is_ascii_uppercase() {
+        if written_lower && bytes[m.start].is_ascii_uppercase() && !within_sentence(bytes, m.start)
+        {
             c.bits |= cue::CAPITAL;
             c.bits &= !(cue::LIST | cue::ENTITY | cue::CODE | cue::QUOTED | cue::KEY);
         }
@@ -56,6 +59,31 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     }
     one_per_line(matcher, path, &mut out);
     out
+}
+
+/// Whether the word at `start` follows a lower-case word, a comma or an opening parenthesis
+/// on its line: inside a sentence, not at its start, a title's or a list item's head, nor in a
+/// title-case phrase.
+fn within_sentence(bytes: &[u8], start: usize) -> bool {
+    let before = &bytes[..start];
+    let line = before
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(before, |i| &before[i + 1..]);
+    if line.trim_ascii_start().starts_with(b"#") {
+        return false;
+    }
+    let lead = line.trim_ascii_end();
+    match lead.last() {
+        // A lower-case word before it, not a title-case phrase ("a Product Planner", "VS Code
+        // Debugger": another thing's name).
+        Some(b) if b.is_ascii_lowercase() && line.ends_with(b" ") => {
+            let word = lead.rsplit(|b| *b == b' ').next().unwrap_or(lead);
+            word.first().is_some_and(|b| b.is_ascii_lowercase())
+        }
+        Some(b',' | b'(') => true,
+        _ => false,
+    }
 }
 
 /// The branch marks of a drawn directory tree (`├── x`, `└── x`, `|-- x`, `` `-- x ``).
