@@ -84,6 +84,10 @@ pub fn entity_of(path: &str, name: &str) -> Entity {
     if base.eq_ignore_ascii_case("SKILL.md") && (parent == name || !name.contains(['/', '.'])) {
         return Entity::Skill;
     }
+    // A skill written as one file (`.claude/skills/tdd.md`), invoked as `/tdd` as a folder's is.
+    if md && parent == "skills" && !base.eq_ignore_ascii_case("README.md") {
+        return Entity::Skill;
+    }
     Entity::Other
 }
 
