@@ -453,41 +453,21 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         Some(b) => last_word(b),
         None => prev,
     };
-    if [
-        &b"root"[..],
-        b"top-level",
-        b"project",
-        b"repository",
-        b"repo",
-    ]
-    .iter()
-    .any(|w| owner.eq_ignore_ascii_case(w))
-    {
+    if one_of(
+        owner,
+        &["root", "top-level", "project", "repository", "repo"],
+    ) {
         cue.bits |= ROOT;
     }
-    if [&b"directory"[..], b"folder", b"dir"]
-        .iter()
-        .any(|w| next.eq_ignore_ascii_case(w))
-    {
+    if one_of(next, &["directory", "folder", "dir"]) {
         cue.bits |= FOLDER;
     }
     // "its own CLAUDE.md", "the layer's CLAUDE.md": another folder's, not the root's.
     let someones = before.ends_with(b"'s") && cue.bits & ROOT == 0;
-    if someones
-        || [
-            &b"a"[..],
-            b"an",
-            b"any",
-            b"each",
-            b"every",
-            b"your",
-            b"own",
-            b"its",
-            b"their",
-        ]
-        .iter()
-        .any(|w| prev.eq_ignore_ascii_case(w))
-    {
+    let any = [
+        "a", "an", "any", "each", "every", "your", "own", "its", "their",
+    ];
+    if someones || one_of(prev, &any) {
         cue.bits |= ANY;
     }
     // A run's place in a list is the run's, not its words' (`| Auth/security | 100% |`).
@@ -525,6 +505,13 @@ fn slashed_run(line: &[u8], ts: usize, e: usize) -> Option<&[u8]> {
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
     };
     ((2..=6).contains(&n) && words.into_iter().all(plain)).then_some(run)
+}
+
+/// Whether `word` is one of `words`, in any case.
+fn one_of(word: &[u8], words: &[&str]) -> bool {
+    words
+        .iter()
+        .any(|w| word.eq_ignore_ascii_case(w.as_bytes()))
 }
 
 /// Where a quoted or backticked path holding `line[ts..e]` starts, when it has spaces and its
