@@ -71,6 +71,9 @@ pub const AS_HOOK: u32 = 1 << 20;
 /// which only resolution can ask. `via` holds the whole run.
 pub const SLASHED: u32 = 1 << 21;
 
+/// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
+pub const GLOB: u32 = 1 << 23;
+
 /// After an indefinite determiner or another's ("a CLAUDE.md", "each SKILL.md", "its own
 /// CLAUDE.md", "the layer's CLAUDE.md"): the kind of file, or another folder's, not the root's.
 pub const ANY: u32 = 1 << 22;
@@ -365,6 +368,17 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     // The name is a URL's scheme (`http://…`): no file of the tree.
     if is_url(line, ts, s) || line[e..].starts_with(b"://") {
         cue.bits |= URL;
+        return cue;
+    }
+    // A glob with a wildcard among its folders or for a file name (`rules/*/coding-style.md`,
+    // `.claude/rules/*.md`) is a pattern of many files, not one: no reference to any, and no
+    // tie between them. A leading `*/` (`*/sympy/printing/x.py`) still ends in one path.
+    if ts >= 2
+        && line[ts - 1] == b'*'
+        && line[ts - 2] == b'/'
+        && matches!(line.get(ts), Some(b'/' | b'.'))
+    {
+        cue.bits |= GLOB;
         return cue;
     }
     let token = &line[ts..e];
@@ -1060,6 +1074,17 @@ mod tests {
 
     fn has(c: &Cue, bit: u32) -> bool {
         c.bits & bit != 0
+    }
+
+    #[test]
+    fn a_glob_is_a_pattern_bold_is_not() {
+        assert!(has(
+            &cue("see `rules/*/style.md`", "style.md", "a.md"),
+            GLOB
+        ));
+        assert!(!has(&cue("see **style.md** now", "style.md", "a.md"), GLOB));
+        // A leading wildcard still ends in one path.
+        assert!(!has(&cue("r'*/pkg/style.py'", "style.py", "a.md"), GLOB));
     }
 
     #[test]

@@ -252,6 +252,10 @@ fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) 
     // One pass in the order written (most names occur once a line): the best occurrence so far
     // per (name, line), by rank and then position.
     let rank = |m: &Mention, c: &Cue| {
+        // A glob names no one file: any other occurrence speaks before it.
+        if c.bits & cue::GLOB != 0 {
+            return 5;
+        }
         // A file name or a path is strong as written: where it is written twice, the first
         // speaks (a path around the second may lead out of the tree).
         if c.bits & cue::IMPORT != 0 || !matcher.name(m.name).contains(['.', '/']) {
