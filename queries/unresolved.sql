@@ -19,6 +19,8 @@ WITH
         FROM bearers AS b
         JOIN mentions AS m ON m.name = b.name
         WHERE b.n > 1 AND m.weak = 0
+          -- A file saying its own name (a command's usage of itself) is no tie.
+          AND NOT EXISTS (SELECT 1 FROM names AS o WHERE o.file_id = m.src_id AND o.name = m.name)
         UNION ALL
         SELECT m.src_id, m.line, m.name, 0, m.text
         FROM mentions AS m

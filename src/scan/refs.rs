@@ -560,6 +560,11 @@ fn bare_kind(
     if cue & cue::CAPITAL != 0 && is_own_role(m.src, m.name, disk) {
         return None;
     }
+    // A slash invokes (`/code-review`): a command or a skill, not a rule or a document of the
+    // name.
+    if cue & cue::SLASH != 0 && entity == Entity::Other {
+        return None;
+    }
     // Inside a skill's own folder its name means the skill.
     // (By its folder's name: the rule `never_an_edge` relies on to drop plain words.)
     let own_folder = folder_named(path, m.name) && inside_folder_of(m.src, path);

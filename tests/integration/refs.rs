@@ -96,6 +96,13 @@ fn plain_words_and_foreign_paths_stay_weak_mentions() {
     // Weak mentions are no ties: `unresolved` does not list them.
     let unresolved = stdout(p.src().args(["query", "unresolved", "--format", "tsv"]));
     assert!(!unresolved.contains("notes.md\t2\treview"), "{unresolved}");
+    // A file saying its own name is no tie, though another file bears the name too; nor is a
+    // slash before a rule's name (`/coding-style` invokes a command or skill, and none is so
+    // named).
+    assert!(
+        !unresolved.contains("python/coding-style.md\t2") && !unresolved.contains("notes.md\t44"),
+        "{unresolved}"
+    );
 }
 
 #[test]
