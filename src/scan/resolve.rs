@@ -49,7 +49,9 @@ where
             return None;
         }
         count += 1;
-        let score = common_dirs(src, path);
+        // Nearest: the longest shared folder prefix, and at that length a file in the very
+        // folder of `src` (a sibling, the root's file for a root file) before files below it.
+        let score = 2 * common_dirs(src, path) + usize::from(dir_of(src) == dir_of(path));
         match best {
             Some((_, b)) if score < b => {}
             Some((_, b)) if score == b => tie = true,
@@ -72,22 +74,30 @@ where
 /// strict winner, several are a tie.
 pub struct Nearest {
     under: HashMap<String, (u32, i64)>,
+    /// Bearers directly in each folder: a sibling is nearer than a file below the folder.
+    direct: HashMap<String, (u32, i64)>,
     paths: HashSet<String>,
 }
 
 impl Nearest {
     pub fn new<'a>(bearers: impl IntoIterator<Item = (i64, &'a str)>) -> Nearest {
         let mut under: HashMap<String, (u32, i64)> = HashMap::new();
+        let mut direct: HashMap<String, (u32, i64)> = HashMap::new();
         let mut paths = HashSet::new();
         for (id, path) in bearers {
             paths.insert(path.to_string());
-            let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+            let dir = dir_of(path);
             for prefix in dir_prefixes(dir) {
                 let e = under.entry(prefix.to_string()).or_insert((0, id));
                 e.0 += 1;
             }
+            direct.entry(dir.to_string()).or_insert((0, id)).0 += 1;
         }
-        Nearest { under, paths }
+        Nearest {
+            under,
+            direct,
+            paths,
+        }
     }
 
     /// Whether `path` is one of the bearers.
@@ -100,17 +110,25 @@ impl Nearest {
             return None;
         }
         let total = self.under.get("").map_or(0, |e| e.0);
-        let dir = src.rsplit_once('/').map_or("", |(d, _)| d);
-        let (count, id) = dir_prefixes(dir)
-            .filter_map(|p| self.under.get(p))
-            .last()
-            .copied()?;
+        let dir = dir_of(src);
+        let (count, id) = match self.direct.get(dir) {
+            Some(&sibling) => sibling,
+            None => dir_prefixes(dir)
+                .filter_map(|p| self.under.get(p))
+                .last()
+                .copied()?,
+        };
         match (count, total) {
             (1, 1) => Some((id, Resolution::Unique)),
             (1, _) => Some((id, Resolution::Nearest)),
             _ => None,
         }
     }
+}
+
+/// The folder of a root-relative path, "" for the root.
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
 /// `""`, then each directory prefix of `dir` by whole components, shortest first.
@@ -132,6 +150,9 @@ mod tests {
             (3, "s/b/other/check.md"),
             (4, "check.md"),
             (5, "t/check.md"),
+            (6, "s/b/check.md"),
+            (7, "u/check.md"),
+            (8, "u/v/check.md"),
         ];
         let idx = Nearest::new(bearers);
         for src in [
@@ -142,6 +163,9 @@ mod tests {
             "top.md",
             "t/x.md",
             "t/u/v/x.md",
+            "u/x.md",
+            "u/v/x.md",
+            "u/w/x.md",
             "s/a/ref/check.md",
             "check.md",
         ] {
@@ -173,6 +197,15 @@ mod tests {
         assert_eq!(resolve("s/a/SKILL.md", two), Some((1, Resolution::Nearest)));
         assert_eq!(resolve("s/c/SKILL.md", two), None, "tie: no edge");
         assert_eq!(resolve("top.md", two), None, "tie at the root");
+        // A file in the mentioning file's own folder is nearer than one below it, the root's
+        // for a root file (`tokenize.py` from `token.py`, not `lib2to3/pgen2/tokenize.py`).
+        let root = [(1, "lib2to3/pgen2/tokenize.py"), (2, "tokenize.py")];
+        assert_eq!(resolve("token.py", root), Some((2, Resolution::Nearest)));
+        let deep = [(1, "s/a/ref/check.md"), (2, "s/a/check.md")];
+        assert_eq!(
+            resolve("s/a/SKILL.md", deep),
+            Some((2, Resolution::Nearest))
+        );
     }
 
     #[test]
