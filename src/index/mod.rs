@@ -59,15 +59,18 @@ pub struct IndexReport {
     pub notes: Vec<String>,
 }
 
-/// What the index was built with: scope, naming rules and the size limit. A different value
-/// means the stored graph no longer follows the config.
+/// What the index was built with: scope, naming rules, the size limit and the version of the
+/// reference rules. A different value means the stored graph no longer follows them.
 pub fn fingerprint(config: &crate::config::Config) -> String {
     let basis = serde_json::json!({
         "scope": config.scope,
         "names": config.names,
         "max_file_bytes": config.limits.max_file_bytes,
-        // 3: a Markdown file is also known by its frontmatter `name:`.
-        "rules": 3,
+        // The version of the reference rules: a binary whose rules decide differently rebuilds
+        // the graph on its first run instead of keeping edges the old rules made. 3: a
+        // Markdown file is also known by its frontmatter `name:`; 4: paths per folder, runs of
+        // words, commands by invocation, a sibling nearest (issue 13, sixth pass).
+        "rules": 4,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }
@@ -94,7 +97,7 @@ pub fn run(ctx: &Ctx, opts: &IndexOptions) -> Result<IndexReport> {
     } else if !full && meta_get(&conn, META_FINGERPRINT)?.as_deref() != Some(fp.as_str()) {
         full = true;
         notes.push(
-            "scope, names or limits changed since the index was built: full rebuild".to_string(),
+            "scope, names, limits or the reference rules changed since the index was built: full rebuild".to_string(),
         );
     }
     let (plan, walk_errors) = plan::from_walk(&conn, || walk::walk(&ctx.ws, &ctx.config), full)?;

@@ -43,7 +43,8 @@ impl Recommendation {
 #[derive(Debug, Clone, Serialize)]
 pub struct Status {
     pub built: bool,
-    /// The config's scope, names or limits differ from what the index was built with.
+    /// The config's scope, names or limits, or the reference rules, differ from what the index
+    /// was built with.
     pub config_changed: bool,
     pub indexed: u64,
     pub stale: Vec<String>,
@@ -121,7 +122,8 @@ pub fn status(ctx: &Ctx) -> Result<Status> {
     } else if config_changed {
         (
             Recommendation::FullRegeneration,
-            "scope, names or limits changed since the index was built".to_string(),
+            "scope, names, limits or the reference rules changed since the index was built"
+                .to_string(),
         )
     } else if indexed > 0 && stale.len() as f64 / indexed as f64 > FULL_REGEN_SHARE {
         (
