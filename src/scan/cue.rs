@@ -477,7 +477,15 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         cue.bits |= FOLDER;
     }
     // "its own CLAUDE.md", "the layer's CLAUDE.md": another folder's, not the root's.
-    let someones = before.ends_with(b"'s") && cue.bits & ROOT == 0;
+    // ("that's CLAUDE.md" is a contraction, not another's.)
+    let someones = before.ends_with(b"'s")
+        && cue.bits & ROOT == 0
+        && !one_of(
+            owner,
+            &[
+                "that", "it", "what", "here", "there", "who", "he", "she", "let",
+            ],
+        );
     let any = [
         "a", "an", "any", "each", "every", "your", "own", "its", "their",
     ];

@@ -79,7 +79,9 @@ fn within_sentence(bytes: &[u8], start: usize) -> bool {
         // Debugger": another thing's name).
         Some(b) if b.is_ascii_lowercase() && line.ends_with(b" ") => {
             let word = lead.rsplit(|b| *b == b' ').next().unwrap_or(lead);
-            word.first().is_some_and(|b| b.is_ascii_lowercase())
+            word.iter()
+                .find(|b| b.is_ascii_alphabetic())
+                .is_some_and(|b| b.is_ascii_lowercase())
         }
         Some(b',' | b'(') => true,
         _ => false,
