@@ -454,7 +454,8 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
             .iter()
             .any(|kw| w.eq_ignore_ascii_case(kw.as_bytes()))
         {
-            cue.bits |= KEY;
+            // The key says the kind too: `skill: x`, "### Command: `/x`".
+            cue.bits |= KEY | entity_kind(w) & !ENTITY;
         }
     }
     let prev = last_word(before);

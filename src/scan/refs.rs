@@ -374,10 +374,24 @@ pub fn decide_hinted(
     }
     // Per mention, not per bearer: a common word's check is a binary search over 40k words.
     let distinctive = is_distinctive(m.name);
-    let qualified: Vec<(i64, &str, RefKind)> = bearers
+    let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
         .filter_map(|(id, p)| bare_kind(m, p, distinctive, tree, exists).map(|k| (*id, *p, k)))
         .collect();
+    // Between things of several kinds, the kind said beside the name decides ("the
+    // `recover-context` skill" beside a command of the name). Alone, a thing keeps its name
+    // whatever it is called: writers call an agent or a command a skill.
+    let kinds = m.cue & (cue::AS_AGENT | cue::AS_SKILL | cue::AS_COMMAND | cue::AS_HOOK);
+    if kinds != 0 && qualified.len() > 1 {
+        let said: Vec<_> = qualified
+            .iter()
+            .copied()
+            .filter(|(_, p, _)| kinds & kind_word(entity_on_disk(p, m.name, exists)) != 0)
+            .collect();
+        if !said.is_empty() && said.len() < qualified.len() {
+            qualified = said;
+        }
+    }
     if let Some(idx) = nearest.filter(|_| qualified.len() == bearers.len()) {
         return match idx.resolve(m.src) {
             Some((id, res)) => {
@@ -445,6 +459,16 @@ fn decide_slashed(
             Decision::Weak
         }
         d => d,
+    }
+}
+
+/// The word (`cue::AS_*`) that says a thing is of this kind.
+fn kind_word(entity: Entity) -> u32 {
+    match entity {
+        Entity::Agent => cue::AS_AGENT,
+        Entity::Skill => cue::AS_SKILL,
+        Entity::Command => cue::AS_COMMAND,
+        Entity::Other => cue::AS_HOOK,
     }
 }
 
@@ -540,12 +564,7 @@ fn bare_kind(
     // The word next to a name says what kind of thing it is ("the planner agent", "the /plan
     // command"); a mention stored before the kinds were recorded says only that there was one.
     let kinds = cue & (cue::AS_AGENT | cue::AS_SKILL | cue::AS_COMMAND | cue::AS_HOOK);
-    let kind_word = match entity {
-        Entity::Agent => cue::AS_AGENT,
-        Entity::Skill => cue::AS_SKILL,
-        Entity::Command => cue::AS_COMMAND,
-        Entity::Other => cue::AS_HOOK,
-    };
+    let kind_word = kind_word(entity);
     let entity_cue = cue & cue::ENTITY != 0 && (kinds == 0 || kinds & kind_word != 0);
     let named = cue & (cue::NAMED & !cue::ENTITY) != 0 || entity_cue;
     // Capitalised, a word names a thing only with a cue that it does ("Planner Agent"), or an

@@ -103,6 +103,11 @@ fn plain_words_and_foreign_paths_stay_weak_mentions() {
         !unresolved.contains("python/coding-style.md\t2") && !unresolved.contains("notes.md\t44"),
         "{unresolved}"
     );
+    // A tie is surfaced: a name two kinds of thing bear, said of neither.
+    assert!(
+        unresolved.contains("notes.md\t49\trelease-notes\tambiguous"),
+        "{unresolved}"
+    );
 }
 
 #[test]
