@@ -74,6 +74,10 @@ pub const SLASHED: u32 = 1 << 21;
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u32 = 1 << 23;
 
+/// A file extension (`inactivity-warning.html`, "use .zip or .html") or a code fence's
+/// language (```` ```html ````): a kind of file, not the name of one. Never an edge.
+pub const LABEL: u32 = 1 << 24;
+
 /// After an indefinite determiner or another's ("a CLAUDE.md", "each SKILL.md", "its own
 /// CLAUDE.md", "the layer's CLAUDE.md"): the kind of file, or another folder's, not the root's.
 pub const ANY: u32 = 1 << 22;
@@ -370,6 +374,15 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         cue.bits |= URL;
         return cue;
     }
+    // An extension or a fence's language names a kind of file (in prose and data: in code,
+    // `a.b` is an attribute, decided elsewhere).
+    if lang.is_none()
+        && (s >= 1 && line[s - 1] == b'.' && !line.get(e).is_some_and(|b| is_word_byte(*b))
+            || line[..s].trim_ascii_start().starts_with(b"```"))
+    {
+        cue.bits |= LABEL;
+        return cue;
+    }
     // A glob with a wildcard among its folders or for a file name (`rules/*/coding-style.md`,
     // `.claude/rules/*.md`) is a pattern of many files, not one: no reference to any, and no
     // tie between them. A leading `*/` (`*/sympy/printing/x.py`) still ends in one path.
@@ -494,7 +507,8 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         cue.bits |= ANY;
     }
     // A run's place in a list is the run's, not its words' (`| Auth/security | 100% |`).
-    if starts_item(line, a) && slashed.is_none() {
+    // … and an item that goes on as a sentence ("- check that the test fails") is a sentence.
+    if starts_item(line, a) && slashed.is_none() && ends_item_head(&line[e..]) {
         cue.bits |= LIST;
     }
     if let Some(lang) = lang {
@@ -672,6 +686,23 @@ fn entity_kind(w: &[u8]) -> u32 {
         .iter()
         .find(|(k, _)| w.eq_ignore_ascii_case(k.as_bytes()))
         .map_or(0, |(_, bit)| *bit)
+}
+
+/// Whether what follows a name heading a list item ends the head: the line, a separator
+/// (`:`, a dash, `|`, `,`, `(`) or decoration, not a sentence going on ("check that …").
+fn ends_item_head(rest: &[u8]) -> bool {
+    let rest = trim_decor_start(rest).trim_ascii_start();
+    match rest.first() {
+        None => true,
+        Some(b) => {
+            matches!(
+                b,
+                b':' | b'|' | b',' | b'(' | b'-' | b'.' | b';' | b'/' | b'['
+            ) || rest.starts_with("—".as_bytes())
+                || rest.starts_with("–".as_bytes())
+                || rest.starts_with("→".as_bytes())
+        }
+    }
 }
 
 /// Whether the name starting at `a` is the first thing of a list item or of a table cell.

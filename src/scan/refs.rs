@@ -235,7 +235,7 @@ pub fn never_an_edge(
     cue: u32,
     via: Option<&str>,
 ) -> bool {
-    if cue & (cue::URL | cue::MIDPATH | cue::GLOB) != 0 {
+    if cue & (cue::URL | cue::MIDPATH | cue::GLOB | cue::LABEL) != 0 {
         return true;
     }
     // A capitalised word is a title word or a sentence's first: only an agent's role noun, or
@@ -310,7 +310,7 @@ pub fn decide_hinted(
     nearest: Option<&Nearest>,
     hint: Option<NameHint>,
 ) -> Decision {
-    if m.cue & (cue::URL | cue::MIDPATH | cue::GLOB) != 0 || bearers.is_empty() {
+    if m.cue & (cue::URL | cue::MIDPATH | cue::GLOB | cue::LABEL) != 0 || bearers.is_empty() {
         return Decision::Weak;
     }
     if m.cue & cue::SLASHED != 0 {
