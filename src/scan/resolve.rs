@@ -44,6 +44,7 @@ where
     let mut best: Option<(i64, usize)> = None;
     let mut tie = false;
     let mut count = 0usize;
+    let src_dir = dir_of(src);
     for (id, path) in bearers {
         if path == src {
             return None;
@@ -51,7 +52,7 @@ where
         count += 1;
         // Nearest: the longest shared folder prefix, and at that length a file in the very
         // folder of `src` (a sibling, the root's file for a root file) before files below it.
-        let score = 2 * common_dirs(src, path) + usize::from(dir_of(src) == dir_of(path));
+        let score = 2 * common_dirs(src, path) + usize::from(src_dir == dir_of(path));
         match best {
             Some((_, b)) if score < b => {}
             Some((_, b)) if score == b => tie = true,
