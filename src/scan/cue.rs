@@ -424,6 +424,11 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     } else if token.len() == e - s && token.contains(&b'/') {
         // The name itself is a path (`skills/x/SKILL.md`).
         cue.via = Some(String::from_utf8_lossy(token).into_owned());
+    } else if lang.is_none() && token.len() == e - s + 1 && token[0] == b'$' {
+        // `$name` in prose or data is how Codex invokes a skill ("Use $msg to check my
+        // inbox"), as `/name` is the client's: an invocation mark (a slash names no plain file).
+        cue.bits |= SLASH;
+        a = ts;
     }
     // In a script, backticks outside a comment are a template literal (`` `sessions: ${n}` ``),
     // not a code span.
