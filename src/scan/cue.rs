@@ -71,6 +71,10 @@ pub const AS_HOOK: u32 = 1 << 20;
 /// which only resolution can ask. `via` holds the whole run.
 pub const SLASHED: u32 = 1 << 21;
 
+/// After another's ("your planner", "its own observer", "the layer's"): someone else's thing,
+/// not the one the tree defines. (Also `ANY`.)
+pub const OTHERS: u32 = 1 << 25;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u32 = 1 << 23;
 
@@ -505,10 +509,11 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
                 "that", "it", "what", "here", "there", "who", "he", "she", "let",
             ],
         );
-    let any = [
-        "a", "an", "any", "each", "every", "your", "own", "its", "their",
-    ];
-    if someones || one_of(prev, &any) {
+    let whose = ["your", "own", "its", "their"];
+    let any = ["a", "an", "any", "each", "every"];
+    if someones || one_of(prev, &whose) {
+        cue.bits |= ANY | OTHERS;
+    } else if one_of(prev, &any) {
         cue.bits |= ANY;
     }
     // A run's place in a list is the run's, not its words' (`| Auth/security | 100% |`).

@@ -588,7 +588,13 @@ fn bare_kind(
     // (By its folder's name: the rule `never_an_edge` relies on to drop plain words.)
     let own_folder = folder_named(path, m.name) && inside_folder_of(m.src, path);
     let ok = match entity {
-        Entity::Agent => distinctive || named || is_role_noun(m.name) && role_reaches(m.src, path),
+        // A role noun after another's is that one's ("your planner", "its own observer"), not
+        // the agent; "the planner", "each implementer" and a bare "planner" are.
+        Entity::Agent => {
+            distinctive
+                || named
+                || is_role_noun(m.name) && role_reaches(m.src, path) && cue & cue::OTHERS == 0
+        }
         Entity::Skill => distinctive || named || own_folder || cue & cue::FOLDER != 0,
         // A command is invoked (`/changelog`, `` `changelog` ``): a one-word name alone is a
         // word of the trade or a product ("a changelog entry", "dependabot PRs").
