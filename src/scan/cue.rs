@@ -86,6 +86,13 @@ pub const LABEL: u32 = 1 << 24;
 /// CLAUDE.md", "the layer's CLAUDE.md"): the kind of file, or another folder's, not the root's.
 pub const ANY: u32 = 1 << 22;
 
+/// Any of the words that say which kind of thing a name is.
+pub const KINDS: u32 = AS_AGENT | AS_SKILL | AS_COMMAND | AS_HOOK;
+
+/// Written where no file is named whatever the bearers: a URL, a folder inside a path, a glob,
+/// an extension or a fence's language.
+pub const NO_NAME: u32 = URL | MIDPATH | GLOB | LABEL;
+
 /// Any cue that says the name is used as the name of a thing.
 pub const NAMED: u32 = CODE | QUOTED | SLASH | NAMESPACE | KEY | ENTITY | LIST;
 

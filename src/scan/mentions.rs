@@ -8,6 +8,7 @@
 use super::cue::{self, Cue};
 use super::matcher::Matcher;
 use super::matcher::{evidence_around, FnvMap, Mention};
+use super::resolve::dir_of;
 
 /// Every mention of `matcher`'s names in `bytes` of the file at `path`, with its cue, ordered
 /// by position: the matcher's matches, then (Python) the qualified uses of imported names.
@@ -250,7 +251,7 @@ pub fn evidence(bytes: &[u8], m: &Mention) -> String {
 fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) {
     // The kinds said beside any occurrence on the line ("the status agent, not the status
     // command") are said of the name there.
-    const KINDS: u32 = cue::ENTITY | cue::AS_AGENT | cue::AS_SKILL | cue::AS_COMMAND | cue::AS_HOOK;
+    const KINDS: u32 = cue::ENTITY | cue::KINDS;
     // One pass in the order written (most names occur once a line): the best occurrence so far
     // per (name, line), by rank and then position.
     let rank = |m: &Mention, c: &Cue| {
@@ -283,7 +284,7 @@ fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) 
             .or_insert((i, kinds, false));
     }
     let mut kept: Vec<Option<u32>> = vec![None; found.len()];
-    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let dir = dir_of(path);
     // Per (name, line, last folder): the first other written path ending in that folder.
     let mut others: FnvMap<(u32, u32, String), usize> = FnvMap::default();
     for &(b, k, many) in best.values() {
@@ -336,7 +337,7 @@ fn last_folder(matcher: &Matcher, m: &Mention, c: &Cue, dir: &str) -> Option<Str
         None
     };
     let p = joined.as_deref().unwrap_or(via);
-    let parent = p.rsplit_once('/').map_or("", |(d, _)| d);
+    let parent = dir_of(p);
     Some(
         parent
             .rsplit_once('/')

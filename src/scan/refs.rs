@@ -23,7 +23,7 @@
 //!   namespace `q:name`, a key or a path does.
 
 use super::cue;
-use super::resolve::{resolve, Nearest, Resolution};
+use super::resolve::{dir_of, resolve, Nearest, Resolution};
 
 /// What kind of reference an edge is (the `edges.kind` column).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -235,7 +235,7 @@ pub fn never_an_edge(
     cue: u32,
     via: Option<&str>,
 ) -> bool {
-    if cue & (cue::URL | cue::MIDPATH | cue::GLOB | cue::LABEL) != 0 {
+    if cue & cue::NO_NAME != 0 {
         return true;
     }
     // A capitalised word is a title word or a sentence's first: only an agent's role noun, or
@@ -310,7 +310,7 @@ pub fn decide_hinted(
     nearest: Option<&Nearest>,
     hint: Option<NameHint>,
 ) -> Decision {
-    if m.cue & (cue::URL | cue::MIDPATH | cue::GLOB | cue::LABEL) != 0 || bearers.is_empty() {
+    if m.cue & cue::NO_NAME != 0 || bearers.is_empty() {
         return Decision::Weak;
     }
     if m.cue & cue::SLASHED != 0 {
@@ -381,7 +381,7 @@ pub fn decide_hinted(
     // Between things of several kinds, the kind said beside the name decides ("the
     // `recover-context` skill" beside a command of the name). Alone, a thing keeps its name
     // whatever it is called: writers call an agent or a command a skill.
-    let kinds = m.cue & (cue::AS_AGENT | cue::AS_SKILL | cue::AS_COMMAND | cue::AS_HOOK);
+    let kinds = m.cue & cue::KINDS;
     if kinds != 0 && qualified.len() > 1 {
         let said: Vec<_> = qualified
             .iter()
@@ -427,7 +427,7 @@ fn decide_slashed(
         cue: m.cue & !cue::SLASHED,
         ..*m
     };
-    let dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
+    let dir = dir_of(m.src);
     let leads = exists.at(run) != OnDisk::Missing
         || join_normal(dir, run).is_some_and(|p| exists.at(&p) != OnDisk::Missing);
     if leads {
@@ -563,7 +563,7 @@ fn bare_kind(
     let entity = entity_on_disk(path, m.name, disk);
     // The word next to a name says what kind of thing it is ("the planner agent", "the /plan
     // command"); a mention stored before the kinds were recorded says only that there was one.
-    let kinds = cue & (cue::AS_AGENT | cue::AS_SKILL | cue::AS_COMMAND | cue::AS_HOOK);
+    let kinds = cue & cue::KINDS;
     let kind_word = kind_word(entity);
     let entity_cue = cue & cue::ENTITY != 0 && (kinds == 0 || kinds & kind_word != 0);
     let named = cue & (cue::NAMED & !cue::ENTITY) != 0 || entity_cue;

@@ -25,8 +25,7 @@ impl Resolution {
 
 /// The directory components two root-relative file paths share, from the root.
 pub fn common_dirs(a: &str, b: &str) -> usize {
-    let da = a.rsplit_once('/').map_or("", |(d, _)| d);
-    let db = b.rsplit_once('/').map_or("", |(d, _)| d);
+    let (da, db) = (dir_of(a), dir_of(b));
     if da.is_empty() || db.is_empty() {
         return 0;
     }
@@ -128,7 +127,7 @@ impl Nearest {
 }
 
 /// The folder of a root-relative path, "" for the root.
-fn dir_of(path: &str) -> &str {
+pub fn dir_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
