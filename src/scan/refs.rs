@@ -102,12 +102,16 @@ pub fn entity_on_disk(path: &str, name: &str, disk: &dyn Disk) -> Entity {
 }
 
 /// Whether the file at `path` may be an agent by its frontmatter alone: Markdown that is no
-/// skill's `SKILL.md` and lies in no `commands/` or `agents/` folder (those are known by it).
+/// skill's `SKILL.md`, lies in no `commands/` folder and is not directly in an `agents/` one
+/// (those are known by their folder). The client finds agents in subfolders of `agents/` too
+/// (`agents/quality-testing/debugger.md`), beside their guides: there the frontmatter says.
 pub fn may_declare_agent(path: &str) -> bool {
     let (dir, base) = path.rsplit_once('/').unwrap_or(("", path));
+    let parent = dir.rsplit('/').next().unwrap_or(dir);
     crate::scan::frontmatter::applies_to(path)
         && !base.eq_ignore_ascii_case("SKILL.md")
-        && !dir.split('/').any(|c| c == "commands" || c == "agents")
+        && parent != "agents"
+        && !dir.split('/').any(|c| c == "commands")
 }
 
 /// `p` for a path under `plugins/p/`.
@@ -119,6 +123,15 @@ pub fn plugin_of(path: &str) -> Option<&str> {
         }
     }
     None
+}
+
+/// Whether a plugin named `ns` sits beside the plugin that holds `path` (`…/plugins/ns/`).
+fn is_plugin(path: &str, ns: &str, disk: &dyn Disk) -> bool {
+    let Some(at) = path.find("plugins/").filter(|i| *i == 0 || path.as_bytes()[i - 1] == b'/')
+    else {
+        return false;
+    };
+    disk.at(&format!("{}{ns}", &path[..at + "plugins/".len()])) == OnDisk::Dir
 }
 
 /// Whether `word` (any case) is a common English word, or the plural of one.
@@ -553,9 +566,12 @@ fn bare_kind(
     if cue & cue::CODE_FILE != 0 {
         return None;
     }
+    // Another plugin's namespace names that plugin's command. One that names no plugin of the
+    // tree is the plugin's own alias (SuperClaude's commands invoke each other as `/sc:name`):
+    // within the plugin it names the plugin's command.
     if cue & cue::NAMESPACE != 0 {
         if let (Some(ns), Some(tp)) = (m.via.and_then(|v| v.strip_suffix(':')), plugin_of(path)) {
-            if ns != tp {
+            if ns != tp && (plugin_of(m.src) != Some(tp) || is_plugin(path, ns, disk)) {
                 return None;
             }
         }
@@ -1101,6 +1117,46 @@ mod tests {
     }
 
     #[test]
+    fn agents_in_subfolders_of_agents_are_known_by_their_frontmatter() {
+        // Directly in agents/: by the folder; a subfolder's guide may be anything.
+        assert!(!may_declare_agent(".claude/agents/analyst.md"));
+        assert!(may_declare_agent(".claude/agents/quality-testing/debugger.md"));
+        assert!(!may_declare_agent(".claude/commands/agents/x.md"));
+        struct Fm;
+        impl Disk for Fm {
+            fn at(&self, _: &str) -> OnDisk {
+                OnDisk::File
+            }
+            fn is_agent(&self, p: &str) -> bool {
+                p.ends_with("debugger.md")
+            }
+        }
+        let nested = ".claude/agents/quality-testing/debugger.md";
+        assert_eq!(entity_on_disk(nested, "debugger", &Fm), Entity::Agent);
+        let guide = ".claude/agents/quality-testing/guide.md";
+        assert_eq!(entity_on_disk(guide, "guide", &Fm), Entity::Other);
+        // A distinctive agent name in a shell example is the agent.
+        let m = Mention {
+            src: ".claude/agents/wfgy/README.md",
+            name: "boundary-guardian",
+            cue: cue::SOURCE | cue::FENCE,
+            via: None,
+        };
+        let b = [(1, ".claude/agents/wfgy/boundary-guardian.md")];
+        struct All;
+        impl Disk for All {
+            fn at(&self, _: &str) -> OnDisk {
+                OnDisk::File
+            }
+            fn is_agent(&self, _: &str) -> bool {
+                true
+            }
+        }
+        let d = decide(&m, &b, Tree { root_is_home: false }, &All);
+        assert_eq!(edge_to(d), Some((1, RefKind::Name)), "{d:?}");
+    }
+
+    #[test]
     fn common_and_distinctive_words() {
         assert!(is_common_word("status") && is_common_word("templates"));
         assert!(is_common_word("Workflows") || !is_common_word("workflows"));
@@ -1219,6 +1275,28 @@ mod tests {
             &b
         ))
         .is_some());
+    }
+
+    #[test]
+    fn a_namespace_that_names_no_plugin_is_the_plugins_own_alias() {
+        let b = ["plugins/superclaude/commands/test.md"];
+        let ns = |src, via| d(src, "test", cue::SLASH | cue::NAMESPACE, Some(via), &b);
+        // `/sc:test` inside the plugin: its own command.
+        assert!(edge_to(ns("plugins/superclaude/commands/help.md", "sc:")).is_some());
+        // From another plugin, or where a plugin of that name exists, it is that one's.
+        assert_eq!(ns("plugins/other/x.md", "sc:"), Decision::Weak);
+        let with_other = |via| {
+            d_with(
+                "plugins/superclaude/commands/help.md",
+                "test",
+                cue::SLASH | cue::NAMESPACE,
+                Some(via),
+                &b,
+                &["plugins/hookify/commands/list.md"],
+            )
+        };
+        assert_eq!(with_other("hookify:"), Decision::Weak);
+        assert!(edge_to(with_other("superclaude:")).is_some());
     }
 
     #[test]
