@@ -174,13 +174,17 @@ pub fn read_file(
 
 /// Whether the file at `path` may mention one of the probe's (new) names: a whole name as
 /// written or capitalised (the probe holds both forms, see `probe_names`), a submodule in
-/// a qualified use's chain, or the README of a folder link (no whole names).
+/// a qualified use's chain, the README of a folder link, or a folder's file written without
+/// it (`mentions::generic_paths`; no whole names).
 fn may_mention(probe: &Matcher, bytes: &[u8], path: &str) -> bool {
     probe.any_valid(bytes)
         || crate::scan::mentions::chained_words(bytes, path)
             .iter()
             .any(|w| probe.id_of(w).is_some())
         || crate::scan::mentions::folder_link_names(bytes, path)
+            .iter()
+            .any(|w| probe.id_of(w).is_some())
+        || crate::scan::mentions::generic_path_names(bytes, path)
             .iter()
             .any(|w| probe.id_of(w).is_some())
 }

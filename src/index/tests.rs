@@ -106,6 +106,8 @@ const PATHS: &[&str] = &[
     ".claude/tools/kit-x/conf.sh",
     // A folder's README, which a link to the folder shows.
     ".claude/docs/README.md",
+    // An agent in a subfolder of agents/, by its frontmatter (`tools:` in some contents).
+    ".claude/agents/team/tester.md",
 ];
 
 const WORDS: &[&str] = &[
@@ -179,6 +181,14 @@ const WORDS: &[&str] = &[
     "a CLAUDE.md",
     "\n# use lib.helpers_lib instead\n",
     "the \"helpers_lib\" module",
+    // A folder's file written without its folder (a link's target, a drawn tree's entry); a
+    // namespace that names no plugin; an alternation; a manifest's keywords.
+    "[x](SKILL.md)",
+    "[x](../README.md)",
+    "\nalpha/\n├── SKILL.md\n",
+    "/sc:run",
+    "\n- \"status|review\"",
+    "\"keywords\": [\"gamma-x\", \"run\"]",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

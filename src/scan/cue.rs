@@ -706,16 +706,16 @@ fn entity_kind(w: &[u8]) -> u32 {
 }
 
 /// Whether what follows a name heading a list item ends the head: the line, a separator
-/// (`:`, a dash, `|`, `,`, `(`) or decoration, not a sentence going on ("check that …").
+/// (`:`, a dash, `|`, `,`, `(`) or decoration, not a sentence going on ("check that …"). A `|`
+/// against the next word is an alternation (`"test|qa|quality"`, a pattern), not a cell's end.
 fn ends_item_head(rest: &[u8]) -> bool {
     let rest = trim_decor_start(rest).trim_ascii_start();
     match rest.first() {
         None => true,
         Some(b) => {
-            matches!(
-                b,
-                b':' | b'|' | b',' | b'(' | b'-' | b'.' | b';' | b'/' | b'['
-            ) || rest.starts_with("—".as_bytes())
+            matches!(b, b':' | b',' | b'(' | b'-' | b'.' | b';' | b'/' | b'[')
+                || rest.starts_with(b"|") && !rest.get(1).is_some_and(|b| is_word_byte(*b))
+                || rest.starts_with("—".as_bytes())
                 || rest.starts_with("–".as_bytes())
                 || rest.starts_with("→".as_bytes())
         }

@@ -19,7 +19,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     let mut ms = matcher.every_span(bytes);
     ms.sort_by_key(|m| (m.start, m.end));
     if is_manifest(path) {
-        ms.retain(|m| !declares_name(bytes, m.start));
+        ms.retain(|m| !declares_name(bytes, m.start) && !in_keywords(bytes, m.start));
     }
     // A plain word that is a data file's key (`"observer": {`, `observer:`), or a quoted key
     // anywhere (JSON in a Markdown example), names a field, not the file that bears the word.
@@ -53,6 +53,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     listed_together(matcher, bytes, &mut out);
     slashed_lists(matcher, &mut out);
     folder_links(matcher, bytes, path, &mut out);
+    generic_paths(matcher, bytes, path, &mut out);
     if langs.base() == Some(cue::Lang::Python) {
         qualified(matcher, bytes, &mut out);
         dotted_module_strings(bytes, &mut out);
@@ -234,6 +235,22 @@ fn declares_name(bytes: &[u8], start: usize) -> bool {
         return false;
     };
     before.trim_ascii_end().ends_with(b"\"name\"")
+}
+
+/// Whether the occurrence at `start` is an item of a manifest's `"keywords"` (or `"tags"`)
+/// array: words to find the package by (`"confidence-check"` among a plugin's keywords), not
+/// references to the files of those names.
+fn in_keywords(bytes: &[u8], start: usize) -> bool {
+    let Some(open) = memchr::memrchr2(b'[', b']', &bytes[..start]).filter(|i| bytes[*i] == b'[')
+    else {
+        return false;
+    };
+    let before = bytes[..open].trim_ascii_end();
+    let Some(before) = before.strip_suffix(b":") else {
+        return false;
+    };
+    let key = before.trim_ascii_end();
+    key.ends_with(b"\"keywords\"") || key.ends_with(b"\"tags\"")
 }
 
 /// The evidence of a mention of `mentions_in`: the part of its line around it.
@@ -938,12 +955,121 @@ fn folder_link_targets(bytes: &[u8], path: &str) -> Vec<(usize, usize, String)> 
     out
 }
 
+/// A file every folder may hold (`SKILL.md`, `README.md`) is known by its folder, not its name
+/// alone: the matcher has no name for `SKILL.md`. Written as a Markdown link's target
+/// (`[SKILL.md](SKILL.md)`, `[back](../README.md)`) or as an entry of a drawn tree under a
+/// folder (`cloudflare-manager/` then `├── SKILL.md`), it is a path all the same: a mention of
+/// the name its folder and file make (`cloudflare-manager/SKILL.md`), written as that path.
+fn generic_paths(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Mention, Cue)>) {
+    let mut add = Vec::new();
+    for (start, end, name, via) in generic_path_targets(bytes, path) {
+        let written = bytes[start..end]
+            .rsplit(|b| *b == b'/')
+            .next()
+            .unwrap_or_default();
+        let known_alone = std::str::from_utf8(written).is_ok_and(|w| matcher.id_of(w).is_some());
+        let Some(id) = matcher.id_of(&name).filter(|_| !known_alone) else {
+            continue;
+        };
+        let line = memchr::memchr_iter(b'\n', &bytes[..start]).count() as u32 + 1;
+        let mention = Mention {
+            name: id,
+            line,
+            text: String::new(),
+            start,
+            end,
+        };
+        add.push((
+            mention,
+            Cue {
+                bits: 0,
+                via: Some(via),
+            },
+        ));
+    }
+    found.extend(add);
+}
+
+/// The targets of `generic_paths` in a Markdown file: `(start, end, name, via)` of each link
+/// target with no folder of its own (`x.md`, `./x.md`, `../x.md`) and each drawn tree entry under
+/// a folder; `name` is the last folder and the file name of the path it leads to, `via` that
+/// path as written (relative to the file) or drawn.
+fn generic_path_targets(bytes: &[u8], path: &str) -> Vec<(usize, usize, String, String)> {
+    let mut out = Vec::new();
+    if !crate::scan::frontmatter::applies_to(path) {
+        return out;
+    }
+    for at in memchr::memmem::find_iter(bytes, b"](") {
+        let start = at + 2;
+        let Some(len) = bytes[start..]
+            .iter()
+            .position(|b| matches!(b, b')' | b' ' | b'\n' | b'#' | b'?'))
+        else {
+            continue;
+        };
+        let end = start + len;
+        let Ok(target) = std::str::from_utf8(&bytes[start..end]) else {
+            continue;
+        };
+        let parts: Vec<&str> = target.split('/').collect();
+        let Some((base, folders)) = parts.split_last() else {
+            continue;
+        };
+        if base.is_empty()
+            || !base.contains('.')
+            || target.contains("://")
+            || !folders.iter().all(|f| matches!(*f, "." | ".."))
+        {
+            continue;
+        }
+        let Some(resolved) = crate::scan::refs::join_normal(dir_of(path), target) else {
+            continue;
+        };
+        let mut comps = resolved.rsplit('/');
+        let (Some(b), Some(folder)) = (comps.next(), comps.next()) else {
+            continue;
+        };
+        let via = if folders.is_empty() {
+            format!("./{target}")
+        } else {
+            target.to_string()
+        };
+        out.push((start, end, format!("{folder}/{b}"), via));
+    }
+    if TREE_MARKS
+        .iter()
+        .any(|m| memchr::memmem::find(bytes, m).is_some())
+    {
+        for (_, start, end, drawn) in drawn_paths(bytes) {
+            let mut comps = drawn.rsplit('/');
+            if let (Some(b), Some(folder)) = (comps.next(), comps.next()) {
+                // A package's marker (`__init__.py`, `index.js`) is drawn in every package of
+                // an example project's tree: structure, not a file the drawing points to.
+                let stem = b.split('.').next().unwrap_or(b);
+                if b.contains('.') && !matches!(stem, "__init__" | "__main__" | "index" | "mod") {
+                    out.push((start, end, format!("{folder}/{b}"), drawn.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The names of the READMEs a Markdown file's folder links lead to (see `folder_links`): no
 /// candidates of `matcher::for_each_candidate`, as they are not written.
 pub fn folder_link_names(bytes: &[u8], path: &str) -> Vec<String> {
     folder_link_targets(bytes, path)
         .into_iter()
         .map(|(_, _, n)| n)
+        .collect()
+}
+
+/// The names `generic_paths` may take (no candidates of `matcher::for_each_candidate`: they
+/// are not written whole).
+pub fn generic_path_names(bytes: &[u8], path: &str) -> Vec<String> {
+    generic_path_targets(bytes, path)
+        .into_iter()
+        .map(|(_, _, n, _)| n)
         .collect()
 }
 
@@ -961,6 +1087,7 @@ pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
         .map(str::to_string)
         .collect();
     out.extend(folder_link_names(bytes, path));
+    out.extend(generic_path_names(bytes, path));
     for line in bytes.split(|b| *b == b'\n') {
         let mut i = 0;
         while i < line.len() {

@@ -127,7 +127,9 @@ pub fn plugin_of(path: &str) -> Option<&str> {
 
 /// Whether a plugin named `ns` sits beside the plugin that holds `path` (`…/plugins/ns/`).
 fn is_plugin(path: &str, ns: &str, disk: &dyn Disk) -> bool {
-    let Some(at) = path.find("plugins/").filter(|i| *i == 0 || path.as_bytes()[i - 1] == b'/')
+    let Some(at) = path
+        .find("plugins/")
+        .filter(|i| *i == 0 || path.as_bytes()[i - 1] == b'/')
     else {
         return false;
     };
@@ -1120,7 +1122,9 @@ mod tests {
     fn agents_in_subfolders_of_agents_are_known_by_their_frontmatter() {
         // Directly in agents/: by the folder; a subfolder's guide may be anything.
         assert!(!may_declare_agent(".claude/agents/analyst.md"));
-        assert!(may_declare_agent(".claude/agents/quality-testing/debugger.md"));
+        assert!(may_declare_agent(
+            ".claude/agents/quality-testing/debugger.md"
+        ));
         assert!(!may_declare_agent(".claude/commands/agents/x.md"));
         struct Fm;
         impl Disk for Fm {
@@ -1152,7 +1156,14 @@ mod tests {
                 true
             }
         }
-        let d = decide(&m, &b, Tree { root_is_home: false }, &All);
+        let d = decide(
+            &m,
+            &b,
+            Tree {
+                root_is_home: false,
+            },
+            &All,
+        );
         assert_eq!(edge_to(d), Some((1, RefKind::Name)), "{d:?}");
     }
 
