@@ -69,8 +69,9 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // The version of the reference rules: a binary whose rules decide differently rebuilds
         // the graph on its first run instead of keeping edges the old rules made. 3: a
         // Markdown file is also known by its frontmatter `name:`; 4: paths per folder, runs of
-        // words, commands by invocation, a sibling nearest (issue 13, sixth pass).
-        "rules": 4,
+        // words, commands by invocation, a sibling nearest (issue 13, sixth pass); 5: agents in
+        // subfolders, a folder's file by link or drawing, a skill's name in code (seventh).
+        "rules": 5,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -75,6 +75,14 @@ pub const SLASHED: u32 = 1 << 21;
 /// not the one the tree defines. (Also `ANY`.)
 pub const OTHERS: u32 = 1 << 25;
 
+/// In code, right after a `.`: an attribute, a file's extension (`".xlsx"`, `open("in.pdf")`)
+/// or a dotted module's part; never an agent's, command's or skill's name.
+pub const DOTTED: u32 = 1 << 26;
+
+/// In code, a string literal that holds the name alone (`spec.id == "tdd-workflow"`,
+/// `{"skill_id": "xlsx"}`): a value the code compares or sends, not prose about the thing.
+pub const LITERAL: u32 = 1 << 27;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u32 = 1 << 23;
 
@@ -370,6 +378,16 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
             cue.bits |= CODE_FILE;
         }
     }
+    if lang.is_some() && s >= 1 && line[s - 1] == b'.' {
+        cue.bits |= DOTTED;
+    }
+    if lang.is_some()
+        && s >= 1
+        && matches!(line[s - 1], b'"' | b'\'')
+        && line.get(e) == Some(&line[s - 1])
+    {
+        cue.bits |= LITERAL;
+    }
     // The written token around the name: path bytes to the left, and whether a URL holds it.
     let mut ts = s;
     while ts > 0 && is_path_byte(line[ts - 1]) {
@@ -461,7 +479,9 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     }
     // Code divides (`total/count`) and a code span holds a path (`swift/security`); prose lists
     // alternatives.
-    let slashed = slashed_run(line, ts, e).filter(|_| cue.bits & (CODE_FILE | CODE) == 0);
+    // (Any code span: `"media_type": "application/pdf"` holds a type, not alternatives.)
+    let slashed = slashed_run(line, ts, e)
+        .filter(|_| cue.bits & (CODE_FILE | CODE) == 0 && !in_code_span(line, ts, e));
     if let Some(run) = slashed {
         cue.bits |= SLASHED;
         cue.via = Some(String::from_utf8_lossy(run).into_owned());
@@ -1173,6 +1193,37 @@ mod tests {
         assert!(!has(
             &cue("| Auth/security | 100% |", "security", "a.md"),
             LIST
+        ));
+    }
+
+    #[test]
+    fn in_code_a_dot_or_a_lone_string_says_the_word_is_the_codes() {
+        let has = |c: &Cue, bit| c.bits & bit != 0;
+        assert!(has(
+            &cue("ok = p.suffix in {\".xlsx\"}", "xlsx", "a.py"),
+            DOTTED
+        ));
+        assert!(has(&cue("cat in.pdf | wc", "pdf", "a.sh"), DOTTED));
+        assert!(!has(&cue("See in.pdf for it.", "pdf", "a.md"), DOTTED));
+        assert!(has(
+            &cue("if s == \"tdd-flow\":", "tdd-flow", "a.py"),
+            LITERAL
+        ));
+        assert!(!has(
+            &cue("\"\"\"Helpers for tdd-flow runs.\"\"\"", "tdd-flow", "a.py"),
+            LITERAL
+        ));
+        assert!(!has(
+            &cue("Run \"tdd-flow\" now", "tdd-flow", "a.md"),
+            LITERAL
+        ));
+        // A multi-word code span holds code: a slash there is a type's or a path's, not a run
+        // of alternatives.
+        let span = "Send `{\"type\": \"text/tdd-flow\"}` first";
+        assert!(!has(&cue(span, "tdd-flow", "a.md"), SLASHED));
+        assert!(has(
+            &cue("the tester/tdd-flow agents", "tdd-flow", "a.md"),
+            SLASHED
         ));
     }
 

@@ -597,6 +597,11 @@ fn bare_kind(
     if cue & cue::CAPITAL != 0 && is_own_role(m.src, m.name, disk) {
         return None;
     }
+    // Right after a dot in code, a word is an attribute or an extension (`".xlsx"`), not an
+    // agent, command or skill (a module's dotted path is decided as a path).
+    if cue & cue::DOTTED != 0 && entity != Entity::Other {
+        return None;
+    }
     // A slash invokes (`/code-review`): a command or a skill, not a rule or a document of the
     // name.
     if cue & cue::SLASH != 0 && entity == Entity::Other {
@@ -613,7 +618,20 @@ fn bare_kind(
                 || named
                 || is_role_noun(m.name) && role_reaches(m.src, path) && cue & cue::OTHERS == 0
         }
-        Entity::Skill => distinctive || named || own_folder || cue & cue::FOLDER != 0,
+        // In code (a script, a fenced example) a string holding a skill's name alone is a value
+        // the code compares or sends (`spec.id == "tdd-workflow"`), and a common word there is
+        // the code's, even in the skill's own scripts ("Usage: fill.py [input pdf]"); the name
+        // in a comment or a sentence of a docstring is prose ("Shared utilities for
+        // skill-creator scripts.").
+        Entity::Skill => {
+            named
+                || cue & cue::FOLDER != 0
+                || if cue & cue::SOURCE == 0 {
+                    distinctive || own_folder
+                } else {
+                    distinctive && cue & cue::LITERAL == 0
+                }
+        }
         // A command is invoked (`/changelog`, `` `changelog` ``): a one-word name alone is a
         // word of the trade or a product ("a changelog entry", "dependabot PRs").
         Entity::Command => distinctive && m.name.contains(['-', '_', ':', '.']) || named,
