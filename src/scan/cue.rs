@@ -620,16 +620,42 @@ fn in_comment_or_string(line: &[u8], s: usize, e: usize, lang: Lang) -> bool {
     {
         return true;
     }
-    // Quotes before the name, outside any comment marker seen first.
+    // Quotes before the name, outside any comment marker seen first. The braces of a Python
+    // f-string (`f"v{httpx.__version__}"`) and of a script's template literal (`${x.y}`) hold
+    // code: `depth` counts the ones open in the current string.
     let mut in_quote: Option<u8> = None;
+    let (mut interpolated, mut depth) = (false, 0usize);
     let mut i = 0;
     while i < s {
         let b = line[i];
         match in_quote {
-            Some(q) if b == q => in_quote = None,
+            Some(q) if b == q && depth == 0 => in_quote = None,
             Some(_) if b == b'\\' => i += 1,
+            Some(_) if interpolated && b == b'{' => {
+                if depth == 0 && line.get(i + 1) == Some(&b'{') && lang == Lang::Python {
+                    i += 1;
+                } else {
+                    depth += 1;
+                }
+            }
+            Some(_) if interpolated && b == b'}' && depth > 0 => depth -= 1,
             Some(_) => {}
-            None if matches!(b, b'"' | b'\'' | b'`') => in_quote = Some(b),
+            None if matches!(b, b'"' | b'\'' | b'`') => {
+                in_quote = Some(b);
+                depth = 0;
+                interpolated = match lang {
+                    Lang::Python => {
+                        let p = line[..i]
+                            .iter()
+                            .rev()
+                            .take_while(|c| c.is_ascii_alphabetic());
+                        let prefix: Vec<u8> = p.map(|c| c.to_ascii_lowercase()).collect();
+                        prefix.len() <= 2 && prefix.contains(&b'f')
+                    }
+                    Lang::Script => b == b'`',
+                    _ => false,
+                };
+            }
             None if hash_comments && b == b'#' => return true,
             None if lang == Lang::Other
                 && b == b'#'
@@ -644,6 +670,7 @@ fn in_comment_or_string(line: &[u8], s: usize, e: usize, lang: Lang) -> bool {
         i += 1;
     }
     match in_quote {
+        Some(_) if depth > 0 => false,
         Some(q) => line[e..].contains(&q),
         None => false,
     }
@@ -1194,6 +1221,22 @@ mod tests {
             &cue("| Auth/security | 100% |", "security", "a.md"),
             LIST
         ));
+    }
+
+    #[test]
+    fn interpolations_in_strings_are_code() {
+        let at = |line: &str, name: &str, lang| {
+            let s = line
+                .rfind(name)
+                .unwrap_or_else(|| panic!("{name} in {line}"));
+            in_comment_or_string(line.as_bytes(), s, s + name.len(), lang)
+        };
+        assert!(!at("u = f\"v/{pkg.ver}\"", "pkg", Lang::Python));
+        assert!(!at("u = rf'{pkg}'", "pkg", Lang::Python));
+        assert!(at("u = \"v/{pkg}\"", "pkg", Lang::Python));
+        assert!(at("u = f\"{{pkg}}\"", "pkg", Lang::Python));
+        assert!(!at("const u = `v/${lib.ver}`;", "lib", Lang::Script));
+        assert!(at("const u = `v/lib`;", "lib", Lang::Script));
     }
 
     #[test]

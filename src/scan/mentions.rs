@@ -783,12 +783,16 @@ fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
             let (mut module, mut module_last) = (b.module.clone(), last.to_string());
             for (i, (word, end)) in words.iter().enumerate() {
                 // The module's namesake (`copy.copy`) or a private name (`utils._sanitize`):
-                // this line uses the module itself.
+                // this line uses the module itself, as a dunder does (`os.__all__`). A dunder a
+                // file bears may also be a submodule (`httpx.__version__`): that too.
                 if word.eq_ignore_ascii_case(&module_last) || word.starts_with('_') {
                     if let Some(id) = matcher.id_of(&module_last) {
                         added.push(mention(id, s, e, &module));
                     }
-                    break;
+                    let dunder = word.starts_with("__") && word.ends_with("__");
+                    if !(dunder && matcher.id_of(word).is_some()) {
+                        break;
+                    }
                 }
                 let submodule = format!("{module}/{word}");
                 // A folder (`mime` in `email.mime.text.MIMEText`) bears no name; the chain
@@ -1455,6 +1459,22 @@ mod tests {
         let got = found(&["helpers_lib"], text, "a.py");
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].2 & cue::IMPORT != 0, "{got:?}");
+    }
+
+    #[test]
+    fn an_f_strings_braces_hold_code_and_a_dunder_a_file_bears_is_a_submodule() {
+        let text = "import pkg\nua = f\"v/{pkg.__version__}\"\nn = f\"{{pkg.__version__}}\"\nd = pkg.__all__\n";
+        let got = found(&["pkg", "__version__"], text, "a.py");
+        let uses = |name: &str| -> Vec<u32> {
+            got.iter()
+                .filter(|(n, _, bits, _)| n == name && bits & cue::QUALIFIED != 0)
+                .map(|(_, l, _, _)| *l)
+                .collect()
+        };
+        // Line 2: the package used and its submodule; line 3: `{{` is a literal brace, text;
+        // line 4: a dunder no file bears is the package's own.
+        assert_eq!(uses("__version__"), vec![2], "{got:?}");
+        assert_eq!(uses("pkg"), vec![2, 4], "{got:?}");
     }
 
     #[test]
