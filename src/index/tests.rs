@@ -189,6 +189,10 @@ const WORDS: &[&str] = &[
     "/sc:run",
     "\n- \"status|review\"",
     "\"keywords\": [\"gamma-x\", \"run\"]",
+    // A hidden folder written without its dot; a `./` path from the root; code's own words.
+    "./claude/agents/alpha.md",
+    "./.claude/commands/status.md",
+    "\nx = f\"{helpers_lib.__all__}\" + \".gamma-x\"\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

@@ -599,7 +599,16 @@ fn quoted_start(line: &[u8], ts: usize, e: usize) -> Option<usize> {
     while q > 0 && (is_path_byte(line[q - 1]) || line[q - 1] == b' ') {
         q -= 1;
     }
-    (q < ts && q > 0 && line[q - 1] == close && line[q..e].contains(&b'/')).then_some(q)
+    // Not two paths in one span (`` `../a/x.md b/x.md` ``): a word before a space that ends in
+    // an extension is a whole path already.
+    let whole_before = line[q..ts].split(|b| *b == b' ').any(|w| {
+        w.iter().rposition(|b| *b == b'.').is_some_and(|dot| {
+            let ext = &w[dot + 1..];
+            dot > 0 && !ext.is_empty() && ext.iter().all(u8::is_ascii_alphanumeric)
+        })
+    });
+    (q < ts && q > 0 && line[q - 1] == close && line[q..e].contains(&b'/') && !whole_before)
+        .then_some(q)
 }
 
 /// Whether `line[s..e]` lies in a comment or a string literal of a line of `lang` (by the line
@@ -1309,6 +1318,11 @@ mod tests {
             "a.md",
         );
         assert_eq!(c.via.as_deref(), Some("My Notes/release plan.md"));
+        // Two paths in one span are two: the second is written from its own start.
+        let line = "see `../refs/x.md refs/x.md` here";
+        let s = line.rfind("x.md").unwrap_or_default();
+        let c = cue_at(line.as_bytes(), s, s + 4, None);
+        assert_eq!(c.via.as_deref(), Some("refs/x.md"));
     }
 
     #[test]

@@ -832,9 +832,25 @@ fn decide_path(
                 exact.push(p);
             }
         }
-        if !relative {
+        // `./dir/x` in a prompt is as often from the project's root, where the client runs, as
+        // from the file's folder (a Markdown link's is the file's: tried first). A lone
+        // `./x.sh` is the nearest file of the name, as a file name is.
+        if !relative || via.starts_with("./") && comps.len() >= 2 {
             exact.push(comps.join("/"));
         }
+        // A hidden folder written without its dot (`./claude/commands/commit.md`) where no
+        // such plain folder exists: the hidden one.
+        let dotless: Vec<String> = exact
+            .iter()
+            .filter_map(|p| {
+                let (first, rest) = p.split_once('/')?;
+                (!first.starts_with('.')
+                    && exists.at(first) == OnDisk::Missing
+                    && exists.at(&format!(".{first}")) == OnDisk::Dir)
+                    .then(|| format!(".{first}/{rest}"))
+            })
+            .collect();
+        exact.extend(dotless);
     }
     for p in &exact {
         if p.is_empty() {
@@ -1409,6 +1425,24 @@ mod tests {
             edge_to(d("rules/py/x.md", "coding-style.md", 0, None, &b)),
             Some((2, RefKind::File))
         );
+    }
+
+    #[test]
+    fn a_dot_slash_path_with_folders_may_be_from_the_root_and_a_hidden_folder_lose_its_dot() {
+        let b = [".claude/commands/commit.md", "tools/x/commit.md"];
+        let at = |via| edge_to(d(".claude/commands/wt.md", "commit.md", 0, Some(via), &b));
+        assert_eq!(at("./.claude/commands/commit.md"), Some((1, RefKind::Path)));
+        assert_eq!(at("./claude/commands/commit.md"), Some((1, RefKind::Path)));
+        // A plain folder of that name exists: the path means it, and leads nowhere.
+        let with_plain = d_with(
+            ".claude/commands/wt.md",
+            "commit.md",
+            0,
+            Some("./claude/commands/commit.md"),
+            &b,
+            &["claude/README.md"],
+        );
+        assert_eq!(edge_to(with_plain), None, "{with_plain:?}");
     }
 
     #[test]
