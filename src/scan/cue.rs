@@ -83,6 +83,10 @@ pub const DOTTED: u32 = 1 << 26;
 /// `{"skill_id": "xlsx"}`): a value the code compares or sends, not prose about the thing.
 pub const LITERAL: u32 = 1 << 27;
 
+/// Followed by a word that says it is a program of its own ("the `linear` cli", "the x
+/// binary"): a tool the text runs or installs, not an agent, command or skill of the tree.
+pub const PROGRAM: u32 = 1 << 28;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u32 = 1 << 23;
 
@@ -525,6 +529,10 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     }
     if one_of(next, &["directory", "folder", "dir"]) {
         cue.bits |= FOLDER;
+    }
+    // ("package" and "library" are a module's folder in a code tree: not these.)
+    if one_of(next, &["cli", "binary"]) {
+        cue.bits |= PROGRAM;
     }
     // "its own CLAUDE.md", "the layer's CLAUDE.md": another folder's, not the root's.
     // ("that's CLAUDE.md" is a contraction, not another's.)

@@ -272,8 +272,9 @@ fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) 
     // One pass in the order written (most names occur once a line): the best occurrence so far
     // per (name, line), by rank and then position.
     let rank = |m: &Mention, c: &Cue| {
-        // A glob names no one file: any other occurrence speaks before it.
-        if c.bits & cue::GLOB != 0 {
+        // A glob names no one file, a program's word no thing of the tree:
+        // any other occurrence speaks before them.
+        if c.bits & (cue::GLOB | cue::PROGRAM) != 0 {
             return 5;
         }
         // A file name or a path is strong as written: where it is written twice, the first

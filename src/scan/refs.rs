@@ -598,8 +598,9 @@ fn bare_kind(
         return None;
     }
     // Right after a dot in code, a word is an attribute or an extension (`".xlsx"`), not an
-    // agent, command or skill (a module's dotted path is decided as a path).
-    if cue & cue::DOTTED != 0 && entity != Entity::Other {
+    // agent, command or skill (a module's dotted path is decided as a path); nor is a program
+    // ("the `linear` cli": a tool of that name).
+    if cue & (cue::DOTTED | cue::PROGRAM) != 0 && entity != Entity::Other {
         return None;
     }
     // A slash invokes (`/code-review`): a command or a skill, not a rule or a document of the
