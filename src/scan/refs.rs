@@ -839,9 +839,11 @@ fn decide_path(
         if !relative || via.starts_with("./") && comps.len() >= 2 {
             exact.push(comps.join("/"));
         }
-        // A hidden folder written without its dot (`./claude/commands/commit.md`) where no
-        // such plain folder exists: the hidden one.
-        let dotless: Vec<String> = exact
+    }
+    // A hidden folder written without its dot (`./claude/commands/commit.md`) where no such
+    // plain folder exists: the hidden one. Probed only once the paths as written led nowhere.
+    let dotless = |exact: &[String]| -> Vec<String> {
+        exact
             .iter()
             .filter_map(|p| {
                 let (first, rest) = p.split_once('/')?;
@@ -850,26 +852,32 @@ fn decide_path(
                     && exists.at(&format!(".{first}")) == OnDisk::Dir)
                     .then(|| format!(".{first}/{rest}"))
             })
-            .collect();
-        exact.extend(dotless);
-    }
-    for p in &exact {
-        if p.is_empty() {
-            continue;
+            .collect()
+    };
+    let mut hidden: Vec<String> = Vec::new();
+    for second in [false, true] {
+        if second {
+            hidden = dotless(&exact);
         }
-        // The written path leads straight to a bearer, or to a module file of it.
-        let hit = bearers.iter().find(|(_, b)| {
-            *b == p || (import || !p.contains('.')) && module_of(b) == Some(p.as_str())
-        });
-        if let Some((id, b)) = hit {
-            if *b == m.src {
-                return Decision::Tie;
+        for p in if second { &hidden } else { &exact } {
+            if p.is_empty() {
+                continue;
             }
-            return Decision::Edge(*id, Resolution::Unique, kind);
-        }
-        if exists.at(p) == OnDisk::File {
-            // The path leads to another existing file: a reference to that one, not a bearer.
-            return Decision::Weak;
+            // The written path leads straight to a bearer, or to a module file of it.
+            let hit = bearers.iter().find(|(_, b)| {
+                *b == p || (import || !p.contains('.')) && module_of(b) == Some(p.as_str())
+            });
+            if let Some((id, b)) = hit {
+                if *b == m.src {
+                    return Decision::Tie;
+                }
+                return Decision::Edge(*id, Resolution::Unique, kind);
+            }
+            if exists.at(p) == OnDisk::File {
+                // The path leads to another existing file: a reference to that one, not a
+                // bearer.
+                return Decision::Weak;
+            }
         }
     }
     if comps.is_empty() {
