@@ -191,6 +191,7 @@ const WORDS: &[&str] = &[
     "\"keywords\": [\"gamma-x\", \"run\"]",
     // A hidden folder written without its dot; a `./` path from the root; code's own words.
     "./claude/agents/alpha.md",
+    "/project:ops/status",
     "./.claude/commands/status.md",
     "\nx = f\"{helpers_lib.__all__}\" + \".gamma-x\"\n",
 ];

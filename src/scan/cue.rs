@@ -354,6 +354,22 @@ fn is_comment_line(line: &[u8]) -> bool {
     t.starts_with(b"//") || t.starts_with(b"/*") || t.starts_with(b"*")
 }
 
+/// Whether the token starting at `ts` follows an invocation's namespace: `/word:` right
+/// before it, at the start of the line or after a space or decoration.
+fn invoked_namespace(line: &[u8], ts: usize) -> bool {
+    if ts < 3 || line[ts - 1] != b':' {
+        return false;
+    }
+    let mut w = ts - 1;
+    while w > 0 && is_word_byte(line[w - 1]) {
+        w -= 1;
+    }
+    w < ts - 1
+        && w >= 1
+        && line[w - 1] == b'/'
+        && (w == 1 || !is_path_byte(line[w - 2]) && line[w - 2] != b':')
+}
+
 /// Whether a path names a data file (JSON, YAML, TOML), whose quotes are syntax, not a cue.
 pub fn is_data(path: &str) -> bool {
     let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
@@ -453,6 +469,12 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
             let t = token.strip_prefix(b"@").unwrap_or(token);
             cue.via = Some(String::from_utf8_lossy(t).into_owned());
             a = ts;
+            // `/project:tm/learn`: a path of commands after an invocation's namespace, as the
+            // client once named a command in a subfolder; where it leads nowhere, its last
+            // word is still the command invoked (`scan::refs`).
+            if invoked_namespace(line, ts) {
+                cue.bits |= SLASH;
+            }
         }
     } else if token.len() == e - s && token.contains(&b'/') {
         // The name itself is a path (`skills/x/SKILL.md`).
@@ -607,14 +629,9 @@ fn quoted_start(line: &[u8], ts: usize, e: usize) -> Option<usize> {
     while q > 0 && (is_path_byte(line[q - 1]) || line[q - 1] == b' ') {
         q -= 1;
     }
-    // Not two paths in one span (`` `../a/x.md b/x.md` ``): a word before a space that ends in
-    // an extension is a whole path already.
-    let whole_before = line[q..ts].split(|b| *b == b' ').any(|w| {
-        w.iter().rposition(|b| *b == b'.').is_some_and(|dot| {
-            let ext = &w[dot + 1..];
-            dot > 0 && !ext.is_empty() && ext.iter().all(u8::is_ascii_alphanumeric)
-        })
-    });
+    // Not two paths in one span (`` `../a/x.md b/x.md` ``) nor a sentence (`` `alpha. x/y.md` ``):
+    // the words before the last hold no dot (`My Notes/release plan.md`).
+    let whole_before = line[q..ts].contains(&b'.');
     (q < ts && q > 0 && line[q - 1] == close && line[q..e].contains(&b'/') && !whole_before)
         .then_some(q)
 }
@@ -1237,6 +1254,19 @@ mod tests {
         assert!(!has(
             &cue("| Auth/security | 100% |", "security", "a.md"),
             LIST
+        ));
+    }
+
+    #[test]
+    fn a_path_after_an_invocations_namespace_is_invoked() {
+        let has = |c: &Cue, bit| c.bits & bit != 0;
+        let c = cue("run `/project:tm/learn` now", "learn", "a.md");
+        assert!(has(&c, SLASH), "{c:?}");
+        assert_eq!(c.via.as_deref(), Some("tm/learn"));
+        assert!(!has(&cue("see tm/learn here", "learn", "a.md"), SLASH));
+        assert!(!has(
+            &cue("at http://host:tm/learn", "learn", "a.md"),
+            SLASH
         ));
     }
 

@@ -356,12 +356,9 @@ fn last_folder(matcher: &Matcher, m: &Mention, c: &Cue, dir: &str) -> Option<Str
     };
     let p = joined.as_deref().unwrap_or(via);
     let parent = dir_of(p);
-    Some(
-        parent
-            .rsplit_once('/')
-            .map_or(parent, |(_, f)| f)
-            .to_string(),
-    )
+    // The folder's own name: a quoted span's words before it (`` `alpha. refs/x.md` ``) are not.
+    let folder = parent.rsplit_once('/').map_or(parent, |(_, f)| f);
+    Some(folder.rsplit(' ').next().unwrap_or(folder).to_string())
 }
 
 /// How much an occurrence says of how its name is used, most first: an import, a written

@@ -350,7 +350,14 @@ pub fn decide_hinted(
         } else {
             RefKind::Path
         };
-        return decide_path(m, via, kind, bearers, tree, exists);
+        let d = decide_path(m, via, kind, bearers, tree, exists);
+        // An invocation's path of commands that leads nowhere (`/project:tm/learn`, the
+        // command since moved): its last word, invoked.
+        if d == Decision::Weak && m.cue & cue::SLASH != 0 && via.ends_with(m.name) {
+            let invoked = Mention { via: None, ..*m };
+            return decide_hinted(&invoked, bearers, tree, exists, nearest, hint);
+        }
+        return d;
     }
     // A name with folders is a path suffix even when written alone.
     if m.name.contains('/') {
