@@ -905,13 +905,7 @@ fn folder_links(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Me
         line += memchr::memchr_iter(b'\n', &bytes[counted_to..start]).count() as u32;
         counted_to = start;
         let target = String::from_utf8_lossy(&bytes[start..end]);
-        let mention = Mention {
-            name: id,
-            line,
-            text: String::new(),
-            start,
-            end,
-        };
+        let mention = unwritten(id, line, start, end);
         let cue = Cue {
             bits: 0,
             via: Some(format!("{target}README.md")),
@@ -920,22 +914,40 @@ fn folder_links(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Me
     }
 }
 
+/// A mention of the name `id` whose written form is not the name itself (a link's target, a
+/// drawn entry): its evidence is cut later, as any mention's.
+fn unwritten(id: u32, line: u32, start: usize, end: usize) -> Mention {
+    Mention {
+        name: id,
+        line,
+        text: String::new(),
+        start,
+        end,
+    }
+}
+
+/// `(start, end)` of each Markdown link target of a Markdown file (`[t](target)`), up to its
+/// `)`, space, line end, anchor or query.
+fn link_targets(bytes: &[u8], path: &str) -> Vec<(usize, usize)> {
+    if !crate::scan::frontmatter::applies_to(path) {
+        return Vec::new();
+    }
+    memchr::memmem::find_iter(bytes, b"](")
+        .filter_map(|at| {
+            let start = at + 2;
+            let len = bytes[start..]
+                .iter()
+                .position(|b| matches!(b, b')' | b' ' | b'\n' | b'#' | b'?'))?;
+            Some((start, start + len))
+        })
+        .collect()
+}
+
 /// The folder links of a Markdown file: `(start, end)` of each target ending in `/` and the
 /// README name it leads to (`security-guidance/README.md`). No URL, anchor or `..` alone.
 fn folder_link_targets(bytes: &[u8], path: &str) -> Vec<(usize, usize, String)> {
     let mut out = Vec::new();
-    if !crate::scan::frontmatter::applies_to(path) {
-        return out;
-    }
-    for at in memchr::memmem::find_iter(bytes, b"](") {
-        let start = at + 2;
-        let Some(len) = bytes[start..]
-            .iter()
-            .position(|b| matches!(b, b')' | b' ' | b'\n' | b'#' | b'?'))
-        else {
-            continue;
-        };
-        let end = start + len;
+    for (start, end) in link_targets(bytes, path) {
         let target = &bytes[start..end];
         if bytes[end] != b')'
             || !target.ends_with(b"/")
@@ -974,13 +986,7 @@ fn generic_paths(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(M
             continue;
         };
         let line = memchr::memchr_iter(b'\n', &bytes[..start]).count() as u32 + 1;
-        let mention = Mention {
-            name: id,
-            line,
-            text: String::new(),
-            start,
-            end,
-        };
+        let mention = unwritten(id, line, start, end);
         add.push((
             mention,
             Cue {
@@ -998,18 +1004,7 @@ fn generic_paths(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(M
 /// path as written (relative to the file) or drawn.
 fn generic_path_targets(bytes: &[u8], path: &str) -> Vec<(usize, usize, String, String)> {
     let mut out = Vec::new();
-    if !crate::scan::frontmatter::applies_to(path) {
-        return out;
-    }
-    for at in memchr::memmem::find_iter(bytes, b"](") {
-        let start = at + 2;
-        let Some(len) = bytes[start..]
-            .iter()
-            .position(|b| matches!(b, b')' | b' ' | b'\n' | b'#' | b'?'))
-        else {
-            continue;
-        };
-        let end = start + len;
+    for (start, end) in link_targets(bytes, path) {
         let Ok(target) = std::str::from_utf8(&bytes[start..end]) else {
             continue;
         };
