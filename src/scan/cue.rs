@@ -87,6 +87,10 @@ pub const LITERAL: u32 = 1 << 27;
 /// binary"): a tool the text runs or installs, not an agent, command or skill of the tree.
 pub const PROGRAM: u32 = 1 << 28;
 
+/// A bare word of a shell line (a script's, or a fenced shell example's), outside a comment or
+/// a string: a program or its argument (`task-master parse-prd x.txt`).
+pub const SHELL_WORD: u32 = 1 << 29;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u32 = 1 << 23;
 
@@ -397,6 +401,9 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         if !in_comment_or_string(line, s, e, l) && !line[s..e].contains(&b'-') {
             cue.bits |= CODE_FILE;
         }
+    }
+    if lang == Some(Lang::Shell) && !in_comment_or_string(line, s, e, Lang::Shell) {
+        cue.bits |= SHELL_WORD;
     }
     if lang.is_some() && s >= 1 && line[s - 1] == b'.' {
         cue.bits |= DOTTED;
@@ -1267,6 +1274,27 @@ mod tests {
         assert!(!has(
             &cue("at http://host:tm/learn", "learn", "a.md"),
             SLASH
+        ));
+    }
+
+    #[test]
+    fn a_shell_lines_bare_words_are_its_own() {
+        let has = |c: &Cue, bit| c.bits & bit != 0;
+        assert!(has(
+            &cue("task-master parse-prd x.txt", "parse-prd", "a.sh"),
+            SHELL_WORD
+        ));
+        assert!(!has(
+            &cue("# then parse-prd runs", "parse-prd", "a.sh"),
+            SHELL_WORD
+        ));
+        assert!(!has(
+            &cue("echo \"use parse-prd\"", "parse-prd", "a.sh"),
+            SHELL_WORD
+        ));
+        assert!(!has(
+            &cue("x = parse_prd(1)", "parse_prd", "a.py"),
+            SHELL_WORD
         ));
     }
 

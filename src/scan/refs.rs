@@ -642,7 +642,12 @@ fn bare_kind(
         }
         // A command is invoked (`/changelog`, `` `changelog` ``): a one-word name alone is a
         // word of the trade or a product ("a changelog entry", "dependabot PRs").
-        Entity::Command => distinctive && m.name.contains(['-', '_', ':', '.']) || named,
+        // On a shell line a bare command name is an argument of another program (`task-master
+        // parse-prd x.txt`): the client invokes commands, not a shell. (A comment is prose.)
+        Entity::Command => {
+            distinctive && m.name.contains(['-', '_', ':', '.']) && cue & cue::SHELL_WORD == 0
+                || named
+        }
         // In source code a module, script or document is named by an import, a qualified
         // use, its file name or a path; a bare word in a comment or string is prose about it.
         Entity::Other => distinctive && cue & cue::SOURCE == 0,
