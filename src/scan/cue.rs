@@ -686,12 +686,13 @@ fn in_comment_or_string(line: &[u8], s: usize, e: usize, lang: Lang) -> bool {
                 depth = 0;
                 interpolated = match lang {
                     Lang::Python => {
-                        let p = line[..i]
+                        // A prefix of at most two letters, one of them `f` (`f`, `rf`, `Fr`).
+                        let prefix = line[..i]
                             .iter()
                             .rev()
                             .take_while(|c| c.is_ascii_alphabetic());
-                        let prefix: Vec<u8> = p.map(|c| c.to_ascii_lowercase()).collect();
-                        prefix.len() <= 2 && prefix.contains(&b'f')
+                        prefix.clone().count() <= 2
+                            && prefix.into_iter().any(|c| c.eq_ignore_ascii_case(&b'f'))
                     }
                     Lang::Script => b == b'`',
                     _ => false,

@@ -975,7 +975,6 @@ fn folder_link_targets(bytes: &[u8], path: &str) -> Vec<(usize, usize, String)> 
 /// folder (`cloudflare-manager/` then `├── SKILL.md`), it is a path all the same: a mention of
 /// the name its folder and file make (`cloudflare-manager/SKILL.md`), written as that path.
 fn generic_paths(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Mention, Cue)>) {
-    let mut add = Vec::new();
     for (start, end, name, via) in generic_path_targets(bytes, path) {
         let written = bytes[start..end]
             .rsplit(|b| *b == b'/')
@@ -986,16 +985,12 @@ fn generic_paths(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(M
             continue;
         };
         let line = memchr::memchr_iter(b'\n', &bytes[..start]).count() as u32 + 1;
-        let mention = unwritten(id, line, start, end);
-        add.push((
-            mention,
-            Cue {
-                bits: 0,
-                via: Some(via),
-            },
-        ));
+        let cue = Cue {
+            bits: 0,
+            via: Some(via),
+        };
+        found.push((unwritten(id, line, start, end), cue));
     }
-    found.extend(add);
 }
 
 /// The targets of `generic_paths` in a Markdown file: `(start, end, name, via)` of each link

@@ -866,31 +866,26 @@ fn decide_path(
             })
             .collect()
     };
-    let mut hidden: Vec<String> = Vec::new();
-    for second in [false, true] {
-        if second {
-            hidden = dotless(&exact);
+    // The written path leads straight to a bearer (or a module file of it), or to another
+    // existing file: a reference to that one, not a bearer.
+    let lead = |p: &String| -> Option<Decision> {
+        if p.is_empty() {
+            return None;
         }
-        for p in if second { &hidden } else { &exact } {
-            if p.is_empty() {
-                continue;
-            }
-            // The written path leads straight to a bearer, or to a module file of it.
-            let hit = bearers.iter().find(|(_, b)| {
-                *b == p || (import || !p.contains('.')) && module_of(b) == Some(p.as_str())
-            });
-            if let Some((id, b)) = hit {
-                if *b == m.src {
-                    return Decision::Tie;
-                }
-                return Decision::Edge(*id, Resolution::Unique, kind);
-            }
-            if exists.at(p) == OnDisk::File {
-                // The path leads to another existing file: a reference to that one, not a
-                // bearer.
-                return Decision::Weak;
-            }
+        let hit = bearers.iter().find(|(_, b)| {
+            *b == p || (import || !p.contains('.')) && module_of(b) == Some(p.as_str())
+        });
+        match hit {
+            Some((_, b)) if *b == m.src => Some(Decision::Tie),
+            Some((id, _)) => Some(Decision::Edge(*id, Resolution::Unique, kind)),
+            None => (exists.at(p) == OnDisk::File).then_some(Decision::Weak),
         }
+    };
+    if let Some(d) = exact.iter().find_map(lead) {
+        return d;
+    }
+    if let Some(d) = dotless(&exact).iter().find_map(lead) {
+        return d;
     }
     if comps.is_empty() {
         return Decision::Weak;
