@@ -938,11 +938,18 @@ fn python_import(line: &[u8], lead: usize, s: usize, e: usize) -> Option<String>
     if from && memchr::memmem::find(&line[rest_at..end], b" import ").is_none() {
         return None;
     }
-    // Only the module part up to the occurrence: `a.b` in `a.b.c` names `a/b`.
+    // A package on the way to the module (`click` in `from click._compat import WIN`) is not
+    // what the line names: the module is.
+    let mod_end = if from {
+        line[rest_at..].iter().position(|b| !is_mod(*b)).unwrap_or(line.len() - rest_at) + rest_at
+    } else {
+        de
+    };
+    if e < de && line[e] == b'.' && ds < mod_end {
+        return None;
+    }
     let dotted = std::str::from_utf8(&line[ds..e]).ok()?;
     if from {
-        let rest = &line[rest_at..];
-        let mod_end = rest.iter().position(|b| !is_mod(*b)).unwrap_or(rest.len()) + rest_at;
         if ds < mod_end {
             return Some(module_path(dotted));
         }
@@ -1486,6 +1493,15 @@ mod tests {
         assert!(!has(&c, IMPORT), "{c:?}");
         let c = cue("from a import b as c, helpers", "helpers", "x.py");
         assert_eq!(c.via.as_deref(), Some("a/helpers"));
+        // A package on the way to the module is not what the line imports.
+        let c = cue("from click._compat import WIN", "click", "t.py");
+        assert!(!has(&c, IMPORT), "{c:?}");
+        let c = cue("import xml.dom.minidom", "dom", "t.py");
+        assert!(!has(&c, IMPORT), "{c:?}");
+        let c = cue("import xml.dom.minidom", "minidom", "t.py");
+        assert_eq!(c.via.as_deref(), Some("xml/dom/minidom"));
+        let c = cue("from click import _compat", "click", "t.py");
+        assert_eq!(c.via.as_deref(), Some("click"));
     }
 
     #[test]

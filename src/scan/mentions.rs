@@ -783,11 +783,19 @@ fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
                 // The module's namesake (`copy.copy`) or a private name (`utils._sanitize`):
                 // this line uses the module itself, as a dunder does (`os.__all__`). A dunder a
                 // file bears may also be a submodule (`httpx.__version__`): that too.
+                let dunder = word.starts_with("__") && word.ends_with("__");
+                // A private name a file bears is that private submodule (`click._compat`),
+                // used on this line as the module itself.
+                if word.starts_with('_') && !dunder {
+                    if let Some(id) = matcher.id_of(word) {
+                        added.push(mention(id, s, *end, &format!("{module}/{word}")));
+                        break;
+                    }
+                }
                 if word.eq_ignore_ascii_case(&module_last) || word.starts_with('_') {
                     if let Some(id) = matcher.id_of(&module_last) {
                         added.push(mention(id, s, e, &module));
                     }
-                    let dunder = word.starts_with("__") && word.ends_with("__");
                     if !(dunder && matcher.id_of(word).is_some()) {
                         break;
                     }

@@ -938,6 +938,8 @@ fn decide_path(
             let last = comps[comps.len() - 1];
             qualified = bearers
                 .iter()
+                // Written as a folder, it is still a folder: a moved skill's, not a stem's.
+                .filter(|(_, b)| !folder || folder_named(b, m.name))
                 .filter(|(_, b)| {
                     let bc: Vec<&str> = b.split('/').collect();
                     last_matches(last, &bc) > 0 || bc.len() >= 2 && bc[bc.len() - 2] == last
