@@ -70,8 +70,9 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // the graph on its first run instead of keeping edges the old rules made. 3: a
         // Markdown file is also known by its frontmatter `name:`; 4: paths per folder, runs of
         // words, commands by invocation, a sibling nearest (issue 13, sixth pass); 5: agents in
-        // subfolders, a folder's file by link or drawing, a skill's name in code (seventh).
-        "rules": 5,
+        // subfolders, a folder's file by link or drawing, a skill's name in code (seventh); 6:
+        // a Python import names its module, not the packages on the way (eighth).
+        "rules": 6,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }
