@@ -190,13 +190,17 @@ fn may_mention(probe: &Matcher, bytes: &[u8], path: &str) -> bool {
 }
 
 /// The names a probe for `new` names looks for: each as written and, when it starts with a
-/// lower-case letter, capitalised (a list of names may start a sentence with one).
+/// lower-case letter, capitalised (a list of names may start a sentence with one), and a
+/// compound role noun in title case (`matcher::capitalised`).
 pub fn probe_names(new: &[String]) -> Vec<String> {
     let mut out: Vec<String> = new.to_vec();
     for n in new {
         let mut c = n.chars();
         if let Some(f) = c.next().filter(char::is_ascii_lowercase) {
             out.push(f.to_ascii_uppercase().to_string() + c.as_str());
+        }
+        if let Some(t) = crate::scan::matcher::capitalised(n).filter(|t| t.contains('-')) {
+            out.push(t);
         }
     }
     out

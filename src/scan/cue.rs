@@ -941,7 +941,11 @@ fn python_import(line: &[u8], lead: usize, s: usize, e: usize) -> Option<String>
     // A package on the way to the module (`click` in `from click._compat import WIN`) is not
     // what the line names: the module is.
     let mod_end = if from {
-        line[rest_at..].iter().position(|b| !is_mod(*b)).unwrap_or(line.len() - rest_at) + rest_at
+        line[rest_at..]
+            .iter()
+            .position(|b| !is_mod(*b))
+            .unwrap_or(line.len() - rest_at)
+            + rest_at
     } else {
         de
     };

@@ -34,13 +34,36 @@ const DFA_MAX_TAILS: usize = 12_000;
 /// role noun of lower-case ASCII letters only (`refs::is_role_noun`), the only kind of name a
 /// capitalised word may name bare. (A list head, `Brainstorming and x-y`, is found by
 /// `scan::mentions` itself.)
+///
+/// A compound role noun (`meta-agent`, `trend-researcher`) is found in title case instead
+/// (`Meta-Agent`): titles and persona lists write an agent so, and no sentence starts a word
+/// of its own that way.
 pub fn capitalised(name: &str) -> Option<String> {
     let b = name.as_bytes();
-    if !b.iter().all(u8::is_ascii_lowercase) || !super::refs::is_role_noun(name) {
+    if b.iter().all(u8::is_ascii_lowercase) {
+        if !super::refs::is_role_noun(name) {
+            return None;
+        }
+        let mut c = name.to_string();
+        c[..1].make_ascii_uppercase();
+        return Some(c);
+    }
+    let words: Vec<&str> = name.split('-').collect();
+    let plain = |w: &&str| {
+        w.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
+            && w.bytes()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    };
+    if words.len() < 2 || !words.iter().all(plain) || !super::refs::is_role_noun(name) {
         return None;
     }
     let mut c = name.to_string();
-    c[..1].make_ascii_uppercase();
+    // Every word is ASCII: byte offsets are char boundaries.
+    let mut at = 0;
+    for w in &words {
+        c[at..at + 1].make_ascii_uppercase();
+        at += w.len() + 1;
+    }
     Some(c)
 }
 

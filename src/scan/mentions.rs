@@ -42,9 +42,14 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     // place is no cue. It may still be a row of a list of names (`listed_together`).
     // Within a sentence, a capitalised role noun is a proper name ("that's Engineer", "(Designer)"),
     // as persona agents are written.
+    // A compound in title case (`Meta-Agent`) is the name dressed for a title, not a word.
     for (m, c) in out.iter_mut() {
         let written_lower = matcher.name(m.name).as_bytes()[0].is_ascii_lowercase();
-        if written_lower && bytes[m.start].is_ascii_uppercase() && !within_sentence(bytes, m.start)
+        if written_lower
+            && bytes[m.start].is_ascii_uppercase()
+            && !bytes[m.start..m.end].contains(&b'-')
+            && !within_sentence(bytes, m.start)
+            && !whole_item(bytes, m.start, m.end)
         {
             c.bits |= cue::CAPITAL;
             c.bits &= !(cue::LIST | cue::ENTITY | cue::CODE | cue::QUOTED | cue::KEY);
@@ -61,6 +66,29 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     }
     one_per_line(matcher, path, &mut out);
     out
+}
+
+/// Whether the name at `start..end` is a list item all by itself, or with a parenthesis after
+/// it (`- Builder`, `1. **Reviewer** (docs)`): an entry of a list of names, where a capital is
+/// the list's style. (A table cell alone may be a column's title.)
+fn whole_item(bytes: &[u8], start: usize, end: usize) -> bool {
+    let ls = memchr::memrchr(b'\n', &bytes[..start]).map_or(0, |i| i + 1);
+    let le = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i);
+    let head = bytes[ls..start].trim_ascii_start();
+    let marker = head
+        .strip_prefix(b"- ")
+        .or_else(|| head.strip_prefix(b"* "))
+        .or_else(|| {
+            let digits = head.iter().take_while(|b| b.is_ascii_digit()).count();
+            head[digits..].strip_prefix(b". ").filter(|_| digits > 0)
+        });
+    let styled = |b: &u8| matches!(b, b'*' | b'_' | b'`');
+    if !marker.is_some_and(|m| m.iter().all(styled)) {
+        return false;
+    }
+    let tail = bytes[end..le].trim_ascii_end();
+    let tail = &tail[tail.iter().take_while(|b| styled(b)).count()..];
+    tail.is_empty() || tail.starts_with(b" (") && tail.ends_with(b")")
 }
 
 /// Whether the word at `start` follows a lower-case word, a comma or an opening parenthesis
@@ -1100,15 +1128,18 @@ pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
                 i += 1;
             }
             let word = &line[s..i];
-            if !capitalised(word) {
-                continue;
-            }
             let Ok(w) = std::str::from_utf8(word) else {
                 continue;
             };
             let lower = w.to_ascii_lowercase();
-            if crate::scan::matcher::capitalised(&lower).is_some() {
+            // `Observer`, `Meta-Agent`: the forms the matcher finds of `observer`, `meta-agent`.
+            if word.first().is_some_and(u8::is_ascii_uppercase)
+                && crate::scan::matcher::capitalised(&lower).as_deref() == Some(w)
+            {
                 out.push(lower);
+                continue;
+            }
+            if !capitalised(word) {
                 continue;
             }
             // A superset of the list heads: a capitalised word that starts a sentence and is
@@ -1209,6 +1240,21 @@ mod tests {
         assert_eq!(got, ["./guide/=guide/README.md", "../x/y/=y/README.md"]);
         // Only a Markdown file's links.
         assert!(folder_link_targets(text, "docs/a.py").is_empty());
+    }
+
+    #[test]
+    fn a_list_item_holding_only_a_name_is_an_entry() {
+        let item = |text: &str, name: &str| {
+            let s = text.find(name).unwrap_or(0);
+            whole_item(text.as_bytes(), s, s + name.len())
+        };
+        assert!(item("x\n- Builder\ny", "Builder"));
+        assert!(item("  1. **Reviewer** (docs)", "Reviewer"));
+        assert!(item("* `Planner`", "Planner"));
+        assert!(!item("- Builder: builds it", "Builder"));
+        assert!(!item("| Builder |", "Builder"));
+        assert!(!item("Builder", "Builder"));
+        assert!(!item("- the Builder", "Builder"));
     }
 
     #[test]

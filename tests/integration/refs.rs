@@ -127,7 +127,8 @@ fn evidence_of_a_long_line_is_a_window_holding_the_match() {
         "{long:?}"
     );
     // Every shown evidence line holds its matched text: the name as written, capitalised
-    // where it starts a sentence heading a list of names ("Brainstorming and code-audit"), or
+    // where it starts a sentence heading a list of names ("Brainstorming and code-audit") or in
+    // title case where it is a compound role noun ("The Meta-Agent"), or
     // for a README the folder a link leads to (`./guide/` for `guide/README.md`), and for a file
     // every folder may hold, written without its folder (`[SKILL.md](SKILL.md)`), its file name.
     for r in &edges {
@@ -135,6 +136,15 @@ fn evidence_of_a_long_line_is_a_window_holding_the_match() {
             .get(..1)
             .map(|f| f.to_uppercase() + &r[2][1..])
             .unwrap_or_default();
+        let title_case = r[2]
+            .split('-')
+            .map(|w| {
+                w.get(..1)
+                    .map(|f| f.to_uppercase() + &w[1..])
+                    .unwrap_or_default()
+            })
+            .collect::<Vec<_>>()
+            .join("-");
         let folder = r[2].strip_suffix("README.md").unwrap_or(&r[2]);
         let generic = ["SKILL.md", "README.md"]
             .into_iter()
@@ -143,6 +153,7 @@ fn evidence_of_a_long_line_is_a_window_holding_the_match() {
         assert!(
             r[1].contains(&r[2])
                 || r[1].contains(&capitalised)
+                || r[1].contains(&title_case)
                 || r[1].contains(folder)
                 || r[1].contains(generic),
             "{r:?}"

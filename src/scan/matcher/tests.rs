@@ -178,3 +178,21 @@ fn a_role_noun_is_found_capitalised_too() {
     // Whole words only, as for any name.
     assert!(one(&n, "Observers ObserverX").is_empty());
 }
+
+#[test]
+fn a_compound_role_noun_is_found_in_title_case() {
+    let n = [
+        "meta-agent",
+        "trend-researcher",
+        "code-review",
+        "ai2-engineer",
+    ];
+    assert_eq!(one(&n, "### The Meta-Agent"), vec!["meta-agent"]);
+    assert_eq!(
+        one(&n, "- Trend-Researcher: validate"),
+        vec!["trend-researcher"]
+    );
+    assert_eq!(one(&n, "Ai2-Engineer"), vec!["ai2-engineer"]);
+    // Not a role noun, or not every word in title case.
+    assert!(one(&n, "Code-Review Meta-agent META-AGENT").is_empty());
+}
