@@ -91,6 +91,10 @@ pub const PROGRAM: u32 = 1 << 28;
 /// a string: a program or its argument (`task-master parse-prd x.txt`).
 pub const SHELL_WORD: u32 = 1 << 29;
 
+/// A module named in a Python file's prose ("the termui module", "use xml.dom.minidom"), not
+/// by an import statement: from the root as an import would be, else the package's own.
+pub const PROSE_MODULE: u32 = 1 << 30;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u32 = 1 << 23;
 

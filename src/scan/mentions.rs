@@ -34,6 +34,15 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
             (m, c)
         })
         .collect();
+    // A Python docstring's lines are prose, though no quote is on them.
+    if langs.base() == Some(cue::Lang::Python) && !out.is_empty() {
+        let long_strings = cue::python_long_strings(bytes);
+        for (m, c) in out.iter_mut() {
+            if cue::inside(&long_strings, m.start) {
+                c.bits &= !cue::CODE_FILE;
+            }
+        }
+    }
     tree_entries(bytes, &mut out);
     capitalized_list_heads(matcher, bytes, &langs, data, &mut out);
     // A capitalised word heads list items, table cells and titles ("- Status: PASS", "##
@@ -622,7 +631,8 @@ fn dotted_module_strings(bytes: &[u8], found: &mut [(Mention, Cue)]) {
             continue;
         }
         written_as_module(c, path);
-        c.bits |= cue::CODE_FILE;
+        // A value the code passes on (a logger's name, a module to load): as an import.
+        c.bits = (c.bits | cue::CODE_FILE) & !cue::PROSE_MODULE;
     }
 }
 
@@ -638,7 +648,7 @@ fn dotted_start(bytes: &[u8], start: usize) -> usize {
 fn written_as_module(c: &mut Cue, dotted: &[u8]) {
     if let Ok(p) = std::str::from_utf8(dotted) {
         c.via = Some(p.replace('.', "/"));
-        c.bits |= cue::IMPORT;
+        c.bits |= cue::IMPORT | cue::PROSE_MODULE;
     }
 }
 

@@ -851,6 +851,13 @@ fn decide_path(
         if !relative || via.starts_with("./") && comps.len() >= 2 {
             exact.push(comps.join("/"));
         }
+        // A module named in prose ("the termui module" in a docstring of `click/`), not by an
+        // import statement: from the root as an import would be, else the package's own.
+        if import && !relative && m.cue & cue::PROSE_MODULE != 0 {
+            if let Some(p) = join_normal(src_dir, via) {
+                exact.push(p);
+            }
+        }
     }
     // A hidden folder written without its dot (`./claude/commands/commit.md`) where no such
     // plain folder exists: the hidden one. Probed only once the paths as written led nowhere.
@@ -1540,6 +1547,25 @@ mod tests {
         // A bare word in code is no reference.
         let c = ["copy.py"];
         assert_eq!(d("x.py", "copy", cue::CODE_FILE, None, &c), Decision::Weak);
+        // A module named in prose inside a package is the package's own when the root has none
+        // ("the termui module"); an import statement, even a docstring's example, is absolute.
+        let t = ["src/click/termui.py"];
+        let inits = ["src/click/__init__.py"];
+        let prose = cue::IMPORT | cue::PROSE_MODULE;
+        let src = "src/click/_termui_impl.py";
+        let got = d_with(src, "termui", prose, Some("termui"), &t, &inits);
+        assert_eq!(edge_to(got), Some((1, RefKind::Import)));
+        let j = ["src/flask/json/__init__.py"];
+        let inits = ["src/flask/__init__.py"];
+        let got = d_with(
+            "src/flask/config.py",
+            "json",
+            cue::IMPORT,
+            Some("json"),
+            &j,
+            &inits,
+        );
+        assert_eq!(got, Decision::Weak);
     }
 
     #[test]
