@@ -187,6 +187,9 @@ fn may_mention(probe: &Matcher, bytes: &[u8], path: &str) -> bool {
         || crate::scan::mentions::generic_path_names(bytes, path)
             .iter()
             .any(|w| probe.id_of(w).is_some())
+        || crate::scan::mentions::namesake_words(bytes, path)
+            .iter()
+            .any(|w| probe.id_of(w).is_some())
 }
 
 /// The names a probe for `new` names looks for: each as written and, when it starts with a

@@ -108,6 +108,8 @@ const PATHS: &[&str] = &[
     ".claude/docs/README.md",
     // An agent in a subfolder of agents/, by its frontmatter (`tools:` in some contents).
     ".claude/agents/team/tester.md",
+    // A private submodule (`lib._x.run()`).
+    ".claude/lib/_x.py",
 ];
 
 const WORDS: &[&str] = &[
@@ -194,6 +196,14 @@ const WORDS: &[&str] = &[
     "/project:ops/status",
     "./.claude/commands/status.md",
     "\nx = f\"{helpers_lib.__all__}\" + \".gamma-x\"\n",
+    // A compound role noun in title case; a role noun as a list item by itself; a class from
+    // its package; a package on the way to a module; a docstring's prose; a private submodule.
+    "\n### The Zeta-Agent\n",
+    "\n- Implementer\n",
+    "\nfrom lib import Helpers_lib\ny = Helpers_lib()\n",
+    "\nfrom lib.helpers_lib import x\n",
+    "\n\"\"\"Doc.\nuse lib.helpers_lib or the helpers_lib module\n\"\"\"\n",
+    "\nimport lib\nlib._x.run()\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

@@ -35,12 +35,15 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
         })
         .collect();
     // A Python docstring's lines are prose, though no quote is on them.
-    if langs.base() == Some(cue::Lang::Python) && !out.is_empty() {
-        let long_strings = cue::python_long_strings(bytes);
-        for (m, c) in out.iter_mut() {
-            if cue::inside(&long_strings, m.start) {
-                c.bits &= !cue::CODE_FILE;
-            }
+    let python = langs.base() == Some(cue::Lang::Python);
+    let long_strings = if python {
+        cue::python_long_strings(bytes)
+    } else {
+        Vec::new()
+    };
+    for (m, c) in out.iter_mut() {
+        if cue::inside(&long_strings, m.start) {
+            c.bits &= !cue::CODE_FILE;
         }
     }
     tree_entries(bytes, &mut out);
@@ -69,7 +72,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     folder_links(matcher, bytes, path, &mut out);
     generic_paths(matcher, bytes, path, &mut out);
     if langs.base() == Some(cue::Lang::Python) {
-        qualified(matcher, bytes, &mut out);
+        qualified(matcher, bytes, &long_strings, &mut out);
         dotted_module_strings(bytes, &mut out);
         modules_named_in_prose(bytes, &mut out);
     }
@@ -747,7 +750,12 @@ fn modules_named_in_prose(bytes: &[u8], found: &mut [(Mention, Cue)]) {
 /// made `os.py` 9,000 rows on the Python library, all saying what its 600 imports say). Only a
 /// word used as a namespace or a value is a submodule: `unittest.main()` calls a function of the
 /// package, `os.stat(p)` is no module `os/stat`. A use inside a string or a comment is text.
-fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
+fn qualified(
+    matcher: &Matcher,
+    bytes: &[u8],
+    long_strings: &[(usize, usize)],
+    found: &mut Vec<(Mention, Cue)>,
+) {
     let bindings = cue::python_bindings(bytes);
     if bindings.is_empty() {
         return;
@@ -767,8 +775,7 @@ fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
             end += 1;
         }
     }
-    let long_strings = cue::python_long_strings(bytes);
-    let code = |at: &(usize, usize)| !cue::inside(&long_strings, at.0);
+    let code = |at: &(usize, usize)| !cue::inside(long_strings, at.0);
     let breaks: Vec<usize> = memchr::memchr_iter(b'\n', bytes).collect();
     let line_of = |at: usize| breaks.partition_point(|&p| p < at) as u32 + 1;
     let mention = |id: u32, s: usize, end: usize, module: &str| {
@@ -796,6 +803,13 @@ fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
                 for (s, e) in cue::bare_uses(bytes, &b.bound).into_iter().filter(code) {
                     added.push(mention(id, s, e, parent));
                 }
+            }
+        } else if let Some((id, sub)) = namesake_submodule(matcher, parent, last) {
+            // `from jinja2 import Environment`: a class its package re-exports from the
+            // submodule named after it (`jinja2/environment.py`); resolution keeps it only
+            // where that submodule exists.
+            for (s, e) in cue::bare_uses(bytes, &b.bound).into_iter().filter(code) {
+                added.push(mention(id, s, e, &sub));
             }
         } else if let Some(id) = matcher.id_of(last) {
             // The module itself as a value (`swap_attr(support, …)`), if it is one: resolution
@@ -860,6 +874,19 @@ fn qualified(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
         }
     }
     found.extend(added);
+}
+
+/// The submodule a class imported from a package is named after (`Environment` from `jinja2`:
+/// `jinja2/environment`), when some file bears that name: its id and module path.
+fn namesake_submodule(matcher: &Matcher, package: &str, class: &str) -> Option<(u32, String)> {
+    let first = class.as_bytes().first()?;
+    if package.is_empty() || !first.is_ascii_uppercase() {
+        return None;
+    }
+    let lower = class.to_ascii_lowercase();
+    let id = matcher.id_of(&lower)?;
+    let sep = if package.ends_with('/') { "" } else { "/" };
+    Some((id, format!("{package}{sep}{lower}")))
 }
 
 /// Whether a Python file binds a name other than by importing it, judged at its bare uses
@@ -937,6 +964,22 @@ pub fn chained_words<'h>(bytes: &'h [u8], path: &str) -> Vec<&'h str> {
         }
     }
     out
+}
+
+/// The submodule names a Python file's imported classes may be namesakes of (`environment`
+/// for `from jinja2 import Environment`, `namesake_submodule`): words the file need not hold.
+pub fn namesake_words(bytes: &[u8], path: &str) -> Vec<String> {
+    if cue::FileLangs::of(path, bytes).base() != Some(cue::Lang::Python) {
+        return Vec::new();
+    }
+    cue::python_bindings(bytes)
+        .into_iter()
+        .filter_map(|b| {
+            let last = b.module.rsplit('/').next()?;
+            let upper = last.as_bytes().first()?.is_ascii_uppercase();
+            upper.then(|| last.to_ascii_lowercase())
+        })
+        .collect()
 }
 
 /// A Markdown link to a folder (`[guide](./security-guidance/)`) shows the folder's README: it
@@ -1126,6 +1169,7 @@ pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
         .collect();
     out.extend(folder_link_names(bytes, path));
     out.extend(generic_path_names(bytes, path));
+    out.extend(namesake_words(bytes, path));
     for line in bytes.split(|b| *b == b'\n') {
         let mut i = 0;
         while i < line.len() {
