@@ -202,9 +202,11 @@ pub fn probe_names(new: &[String]) -> Vec<String> {
         if let Some(f) = c.next().filter(char::is_ascii_lowercase) {
             out.push(f.to_ascii_uppercase().to_string() + c.as_str());
         }
-        if let Some(t) = crate::scan::matcher::capitalised(n).filter(|t| t.contains('-')) {
-            out.push(t);
-        }
+        out.extend(
+            crate::scan::matcher::capitalised(n)
+                .into_iter()
+                .filter(|t| t.contains('-')),
+        );
     }
     out
 }

@@ -30,23 +30,27 @@ pub const MAX_TEXT_CHARS: usize = 200;
 /// Above this many tails a forced DFA costs more memory than it saves time.
 const DFA_MAX_TAILS: usize = 12_000;
 
-/// The capitalised form under which a name is also found (`observer` -> `Observer`): for a
+/// The capitalised forms under which a name is also found (`observer` -> `Observer`): for a
 /// role noun of lower-case ASCII letters only (`refs::is_role_noun`), the only kind of name a
 /// capitalised word may name bare. (A list head, `Brainstorming and x-y`, is found by
 /// `scan::mentions` itself.)
 ///
-/// A compound role noun (`meta-agent`, `trend-researcher`) is found in title case instead
-/// (`Meta-Agent`): titles and persona lists write an agent so, and no sentence starts a word
-/// of its own that way.
-pub fn capitalised(name: &str) -> Option<String> {
+/// A compound role noun (`meta-agent`, `bug-hunter`) is found in title case (`Meta-Agent`),
+/// as titles and persona lists write an agent, and capitalised at a sentence's start
+/// (`Bug-hunter, verifier and pr-creator are …`): no sentence starts a word of its own so.
+pub fn capitalised(name: &str) -> Vec<String> {
     let b = name.as_bytes();
-    if b.iter().all(u8::is_ascii_lowercase) {
-        if !super::refs::is_role_noun(name) {
-            return None;
-        }
-        let mut c = name.to_string();
+    let first_up = |n: &str| {
+        let mut c = n.to_string();
         c[..1].make_ascii_uppercase();
-        return Some(c);
+        c
+    };
+    if b.iter().all(u8::is_ascii_lowercase) {
+        return if super::refs::is_role_noun(name) {
+            vec![first_up(name)]
+        } else {
+            Vec::new()
+        };
     }
     let words: Vec<&str> = name.split('-').collect();
     let plain = |w: &&str| {
@@ -55,16 +59,16 @@ pub fn capitalised(name: &str) -> Option<String> {
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
     };
     if words.len() < 2 || !words.iter().all(plain) || !super::refs::is_role_noun(name) {
-        return None;
+        return Vec::new();
     }
-    let mut c = name.to_string();
+    let mut title = name.to_string();
     // Every word is ASCII: byte offsets are char boundaries.
     let mut at = 0;
     for w in &words {
-        c[at..at + 1].make_ascii_uppercase();
+        title[at..at + 1].make_ascii_uppercase();
         at += w.len() + 1;
     }
-    Some(c)
+    vec![title, first_up(name)]
 }
 
 /// FNV-1a: names are short, SipHash's setup dominates for them.
@@ -194,7 +198,7 @@ impl Matcher {
         // title may start with it. Written names come first.
         let mut aliases: Vec<(String, u32)> = Vec::new();
         for (id, n) in list.iter().enumerate() {
-            if let Some(cap) = capitalised(n) {
+            for cap in capitalised(n) {
                 if !lookup.contains_key(cap.as_bytes()) {
                     lookup.insert(cap.as_bytes().into(), id as u32);
                     aliases.push((cap, id as u32));

@@ -1188,7 +1188,9 @@ pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
             let lower = w.to_ascii_lowercase();
             // `Observer`, `Meta-Agent`: the forms the matcher finds of `observer`, `meta-agent`.
             if word.first().is_some_and(u8::is_ascii_uppercase)
-                && crate::scan::matcher::capitalised(&lower).as_deref() == Some(w)
+                && crate::scan::matcher::capitalised(&lower)
+                    .iter()
+                    .any(|c| c == w)
             {
                 out.push(lower);
                 continue;

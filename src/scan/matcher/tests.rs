@@ -193,6 +193,8 @@ fn a_compound_role_noun_is_found_in_title_case() {
         vec!["trend-researcher"]
     );
     assert_eq!(one(&n, "Ai2-Engineer"), vec!["ai2-engineer"]);
-    // Not a role noun, or not every word in title case.
-    assert!(one(&n, "Code-Review Meta-agent META-AGENT").is_empty());
+    // At a sentence's start, the first letter only.
+    assert_eq!(one(&n, "Meta-agent writes them."), vec!["meta-agent"]);
+    // Not a role noun, or neither form.
+    assert!(one(&n, "Code-Review Code-review META-AGENT MeTa-agent").is_empty());
 }
