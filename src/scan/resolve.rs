@@ -35,13 +35,30 @@ pub fn common_dirs(a: &str, b: &str) -> usize {
         .count()
 }
 
+/// Folders that hold another project's files kept in this one (`agents/external/wshobson/`).
+const VENDORED: [&str; 6] = [
+    "external",
+    "vendor",
+    "vendored",
+    "third_party",
+    "third-party",
+    "node_modules",
+];
+
+/// Whether the file at `path` lies in a vendored folder: a copy of someone else's, which the
+/// project's own file of the same name outranks when they are equally near.
+pub fn vendored(path: &str) -> bool {
+    dir_of(path).split('/').any(|c| VENDORED.contains(&c))
+}
+
 /// The bearer a mention in `src` resolves to, or `None` (self-mention or a tie).
 pub fn resolve<'a, I>(src: &str, bearers: I) -> Option<(i64, Resolution)>
 where
     I: IntoIterator<Item = (i64, &'a str)>,
 {
-    let mut best: Option<(i64, usize)> = None;
-    let mut tie = false;
+    // The nearest score so far, and its bearers: (id, vendored).
+    let mut best: Option<usize> = None;
+    let mut at_best: Vec<(i64, bool)> = Vec::new();
     let mut count = 0usize;
     let src_dir = dir_of(src);
     for (id, path) in bearers {
@@ -53,17 +70,22 @@ where
         // folder of `src` (a sibling, the root's file for a root file) before files below it.
         let score = 2 * common_dirs(src, path) + usize::from(src_dir == dir_of(path));
         match best {
-            Some((_, b)) if score < b => {}
-            Some((_, b)) if score == b => tie = true,
+            Some(b) if score < b => {}
+            Some(b) if score == b => at_best.push((id, vendored(path))),
             _ => {
-                best = Some((id, score));
-                tie = false;
+                best = Some(score);
+                at_best.clear();
+                at_best.push((id, vendored(path)));
             }
         }
     }
-    match (best, count) {
-        (Some((id, _)), 1) => Some((id, Resolution::Unique)),
-        (Some((id, _)), _) if !tie => Some((id, Resolution::Nearest)),
+    if count == 1 {
+        return at_best.first().map(|(id, _)| (*id, Resolution::Unique));
+    }
+    // Equally near: the project's own copy over vendored ones, if it is the only own one.
+    let own: Vec<i64> = at_best.iter().filter(|b| !b.1).map(|b| b.0).collect();
+    match (at_best.as_slice(), own.as_slice()) {
+        ([(id, _)], _) | (_, [id]) => Some((*id, Resolution::Nearest)),
         _ => None,
     }
 }
@@ -76,6 +98,9 @@ pub struct Nearest {
     under: HashMap<String, (u32, i64)>,
     /// Bearers directly in each folder: a sibling is nearer than a file below the folder.
     direct: HashMap<String, (u32, i64)>,
+    /// The same two counts for bearers outside vendored folders (`vendored`), which break a tie.
+    under_own: HashMap<String, (u32, i64)>,
+    direct_own: HashMap<String, (u32, i64)>,
     paths: HashSet<String>,
 }
 
@@ -83,19 +108,29 @@ impl Nearest {
     pub fn new<'a>(bearers: impl IntoIterator<Item = (i64, &'a str)>) -> Nearest {
         let mut under: HashMap<String, (u32, i64)> = HashMap::new();
         let mut direct: HashMap<String, (u32, i64)> = HashMap::new();
+        let mut under_own: HashMap<String, (u32, i64)> = HashMap::new();
+        let mut direct_own: HashMap<String, (u32, i64)> = HashMap::new();
         let mut paths = HashSet::new();
         for (id, path) in bearers {
             paths.insert(path.to_string());
             let dir = dir_of(path);
+            let own = !vendored(path);
             for prefix in dir_prefixes(dir) {
-                let e = under.entry(prefix.to_string()).or_insert((0, id));
-                e.0 += 1;
+                under.entry(prefix.to_string()).or_insert((0, id)).0 += 1;
+                if own {
+                    under_own.entry(prefix.to_string()).or_insert((0, id)).0 += 1;
+                }
             }
             direct.entry(dir.to_string()).or_insert((0, id)).0 += 1;
+            if own {
+                direct_own.entry(dir.to_string()).or_insert((0, id)).0 += 1;
+            }
         }
         Nearest {
             under,
             direct,
+            under_own,
+            direct_own,
             paths,
         }
     }
@@ -111,16 +146,21 @@ impl Nearest {
         }
         let total = self.under.get("").map_or(0, |e| e.0);
         let dir = dir_of(src);
-        let (count, id) = match self.direct.get(dir) {
-            Some(&sibling) => sibling,
-            None => dir_prefixes(dir)
-                .filter_map(|p| self.under.get(p))
-                .last()
-                .copied()?,
+        let (count, id, own) = match self.direct.get(dir) {
+            Some(&(n, id)) => (n, id, self.direct_own.get(dir)),
+            None => {
+                let p = dir_prefixes(dir)
+                    .filter(|p| self.under.contains_key(*p))
+                    .last()?;
+                let (n, id) = *self.under.get(p)?;
+                (n, id, self.under_own.get(p))
+            }
         };
-        match (count, total) {
-            (1, 1) => Some((id, Resolution::Unique)),
-            (1, _) => Some((id, Resolution::Nearest)),
+        match (count, total, own) {
+            (1, 1, _) => Some((id, Resolution::Unique)),
+            (1, _, _) => Some((id, Resolution::Nearest)),
+            // Equally near: the project's own copy over vendored ones.
+            (_, _, Some(&(1, own))) => Some((own, Resolution::Nearest)),
             _ => None,
         }
     }
@@ -153,6 +193,10 @@ mod tests {
             (6, "s/b/check.md"),
             (7, "u/check.md"),
             (8, "u/v/check.md"),
+            (9, "w/external/x/check.md"),
+            (10, "w/mine/check.md"),
+            (11, "z/vendor/check.md"),
+            (12, "z/vendor/b/check.md"),
         ];
         let idx = Nearest::new(bearers);
         for src in [
@@ -168,6 +212,9 @@ mod tests {
             "u/w/x.md",
             "s/a/ref/check.md",
             "check.md",
+            "w/x.md",
+            "w/external/y.md",
+            "z/x.md",
         ] {
             assert_eq!(idx.resolve(src), resolve(src, bearers), "{src}");
         }
@@ -197,6 +244,21 @@ mod tests {
         assert_eq!(resolve("s/a/SKILL.md", two), Some((1, Resolution::Nearest)));
         assert_eq!(resolve("s/c/SKILL.md", two), None, "tie: no edge");
         assert_eq!(resolve("top.md", two), None, "tie at the root");
+        // Equally near, the project's own copy outranks a vendored one; two own copies tie.
+        let vendored = [
+            (1, ".claude/agents/external/wshobson/debugger.md"),
+            (2, ".claude/agents/quality-testing/debugger.md"),
+        ];
+        let src = ".claude/agents/agent-organizer.md";
+        assert_eq!(resolve(src, vendored), Some((2, Resolution::Nearest)));
+        let within = ".claude/agents/external/wshobson/README.md";
+        assert_eq!(resolve(within, vendored), Some((1, Resolution::Nearest)));
+        let three = [
+            vendored[0],
+            vendored[1],
+            (3, ".claude/agents/core/debugger.md"),
+        ];
+        assert_eq!(resolve(src, three), None);
         // A file in the mentioning file's own folder is nearer than one below it, the root's
         // for a root file (`tokenize.py` from `token.py`, not `lib2to3/pgen2/tokenize.py`).
         let root = [(1, "lib2to3/pgen2/tokenize.py"), (2, "tokenize.py")];
