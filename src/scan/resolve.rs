@@ -3,7 +3,8 @@
 //! Owns the ambiguity rule only (pure function, no I/O). Invariant: never a fan-out; a file never
 //! references itself; a unique bearer gives `unique`; among several bearers the one whose
 //! directory shares the longest common prefix (whole components) with the mentioning file wins as
-//! `nearest`; a tie gives no edge (the mention stays, visible as ambiguous).
+//! `nearest`, the project's own over a vendored copy when equally near; a tie gives no edge (the
+//! mention stays, visible as ambiguous).
 
 use std::collections::{HashMap, HashSet};
 
