@@ -110,7 +110,7 @@ fn titled_by(path: &str) -> bool {
 
 /// Whether a conventional file defines its folder as a unit that is spoken of by the folder's
 /// name: a skill, a code package or module folder.
-fn defines_folder(base: &str) -> bool {
+pub fn defines_folder(base: &str) -> bool {
     base.eq_ignore_ascii_case("SKILL.md")
         || matches!(
             base,

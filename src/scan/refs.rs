@@ -550,8 +550,11 @@ fn bare_kind(
             && !tree.root_is_home
             && cue & cue::ANY == 0
             && !base.eq_ignore_ascii_case("README.md");
+        // So do the files that define a folder (`index.js`, `__init__.py`): the root's is one
+        // of many.
+        let any_level = is_client_file(base) || super::names::defines_folder(base);
         if !path.contains('/')
-            && is_client_file(base)
+            && any_level
             && m.src.contains('/')
             && cue & cue::ROOT == 0
             && !projects_own
@@ -1409,6 +1412,16 @@ mod tests {
             &c
         ))
         .is_some());
+    }
+
+    #[test]
+    fn a_root_file_that_defines_a_folder_is_named_bare_only_beside_it() {
+        // Every folder of a code tree may hold an `index.js`: a bare one elsewhere is any.
+        let i = ["index.js"];
+        let src = "examples/cn/index.js";
+        assert_eq!(d(src, "index.js", 0, None, &i), Decision::Weak);
+        assert!(edge_to(d("main.js", "index.js", 0, None, &i)).is_some());
+        assert!(edge_to(d(src, "index.js", 0, Some("../../index.js"), &i)).is_some());
     }
 
     #[test]
