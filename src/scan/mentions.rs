@@ -630,7 +630,9 @@ fn dotted_module_strings(bytes: &[u8], found: &mut [(Mention, Cue)]) {
             continue;
         }
         let path = &bytes[s..m.end];
-        if !path.contains(&b'.') || path.windows(2).any(|w| w == b"..") {
+        // A file name (`llm_dir / "anth.py"`) is the file, not a module `anth.py`.
+        let file_name = bytes[m.start..m.end].contains(&b'.');
+        if !path.contains(&b'.') || path.windows(2).any(|w| w == b"..") || file_name {
             continue;
         }
         written_as_module(c, path);

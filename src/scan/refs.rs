@@ -23,7 +23,7 @@
 //!   namespace `q:name`, a key or a path does.
 
 use super::cue;
-use super::resolve::{dir_of, resolve, Nearest, Resolution};
+use super::resolve::{common_dirs, dir_of, resolve, Nearest, Resolution};
 
 /// What kind of reference an edge is (the `edges.kind` column).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -559,6 +559,13 @@ fn bare_kind(
             && cue & cue::ROOT == 0
             && !projects_own
         {
+            return None;
+        }
+        // A string of code holding a file name is a file the code opens or runs, one of its
+        // own tree's (`llm_dir / "anth.py"`) or the root's (`setup.py`); a file under another
+        // top folder is a namesake (a test's `open("asyncio.py", "w")` is no file of IPython's).
+        let apart = path.contains('/') && common_dirs(m.src, path) == 0;
+        if cue & cue::LITERAL != 0 && apart {
             return None;
         }
         // A file name with its extension: strong wherever it is written.
@@ -1422,6 +1429,22 @@ mod tests {
         assert_eq!(d(src, "index.js", 0, None, &i), Decision::Weak);
         assert!(edge_to(d("main.js", "index.js", 0, None, &i)).is_some());
         assert!(edge_to(d(src, "index.js", 0, Some("../../index.js"), &i)).is_some());
+    }
+
+    #[test]
+    fn a_file_name_in_a_string_of_code_is_one_of_its_own_tree() {
+        let lit = cue::SOURCE | cue::LITERAL;
+        let far = ["site-packages/IPython/asyncio.py"];
+        assert_eq!(
+            d("test/t.py", "asyncio.py", lit, None, &far),
+            Decision::Weak
+        );
+        let near = ["test/data/asyncio.py"];
+        assert!(edge_to(d("test/t.py", "asyncio.py", lit, None, &near)).is_some());
+        // The root's files are everyone's; a comment is prose, as in a document.
+        assert!(edge_to(d("test/t.py", "setup.py", lit, None, &["setup.py"])).is_some());
+        let comment = cue::SOURCE;
+        assert!(edge_to(d("test/t.py", "asyncio.py", comment, None, &far)).is_some());
     }
 
     #[test]
