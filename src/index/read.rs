@@ -177,19 +177,19 @@ pub fn read_file(
 /// a qualified use's chain, the README of a folder link, or a folder's file written without
 /// it (`mentions::generic_paths`; no whole names).
 fn may_mention(probe: &Matcher, bytes: &[u8], path: &str) -> bool {
+    use crate::scan::mentions::{
+        chained_words, folder_link_names, generic_path_names, namesake_words,
+    };
     probe.any_valid(bytes)
-        || crate::scan::mentions::chained_words(bytes, path)
-            .iter()
-            .any(|w| probe.id_of(w).is_some())
-        || crate::scan::mentions::folder_link_names(bytes, path)
-            .iter()
-            .any(|w| probe.id_of(w).is_some())
-        || crate::scan::mentions::generic_path_names(bytes, path)
-            .iter()
-            .any(|w| probe.id_of(w).is_some())
-        || crate::scan::mentions::namesake_words(bytes, path)
-            .iter()
-            .any(|w| probe.id_of(w).is_some())
+        || knows_any(probe, &chained_words(bytes, path))
+        || knows_any(probe, &folder_link_names(bytes, path))
+        || knows_any(probe, &generic_path_names(bytes, path))
+        || knows_any(probe, &namesake_words(bytes, path))
+}
+
+/// Whether the probe knows any of `words`.
+fn knows_any<S: AsRef<str>>(probe: &Matcher, words: &[S]) -> bool {
+    words.iter().any(|w| probe.id_of(w.as_ref()).is_some())
 }
 
 /// The names a probe for `new` names looks for: each as written and, when it starts with a

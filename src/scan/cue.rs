@@ -816,7 +816,7 @@ fn ends_item_head(rest: &[u8]) -> bool {
 }
 
 /// Whether the name starting at `a` is the first thing of a list item or of a table cell.
-fn starts_item(line: &[u8], a: usize) -> bool {
+pub(crate) fn starts_item(line: &[u8], a: usize) -> bool {
     let head = &line[..a];
     let lead = head
         .iter()

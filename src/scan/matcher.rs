@@ -52,13 +52,13 @@ pub fn capitalised(name: &str) -> Vec<String> {
             Vec::new()
         };
     }
+    // Words of lower-case letters and digits, each starting with a letter, joined by `-`.
+    let compound = b.contains(&b'-')
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-');
     let words: Vec<&str> = name.split('-').collect();
-    let plain = |w: &&str| {
-        w.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
-            && w.bytes()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-    };
-    if words.len() < 2 || !words.iter().all(plain) || !super::refs::is_role_noun(name) {
+    let lettered = |w: &&str| w.as_bytes().first().is_some_and(u8::is_ascii_lowercase);
+    if !compound || !words.iter().all(lettered) || !super::refs::is_role_noun(name) {
         return Vec::new();
     }
     let mut title = name.to_string();

@@ -76,7 +76,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     slashed_lists(matcher, &mut out);
     folder_links(matcher, bytes, path, &mut out);
     generic_paths(matcher, bytes, path, &mut out);
-    if langs.base() == Some(cue::Lang::Python) {
+    if python {
         qualified(matcher, bytes, &long_strings, &mut out);
         dotted_module_strings(bytes, &mut out);
         modules_named_in_prose(bytes, &mut out);
@@ -97,20 +97,15 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
 fn whole_item(bytes: &[u8], start: usize, end: usize) -> bool {
     let ls = memchr::memrchr(b'\n', &bytes[..start]).map_or(0, |i| i + 1);
     let le = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i);
-    let head = bytes[ls..start].trim_ascii_start();
-    let marker = head
-        .strip_prefix(b"- ")
-        .or_else(|| head.strip_prefix(b"* "))
-        .or_else(|| {
-            let digits = head.iter().take_while(|b| b.is_ascii_digit()).count();
-            head[digits..].strip_prefix(b". ").filter(|_| digits > 0)
-        });
-    let styled = |b: &u8| matches!(b, b'*' | b'_' | b'`');
-    if !marker.is_some_and(|m| m.iter().all(styled)) {
+    let line = &bytes[ls..le];
+    if line.trim_ascii_start().starts_with(b"|") || !cue::starts_item(line, start - ls) {
         return false;
     }
     let tail = bytes[end..le].trim_ascii_end();
-    let tail = &tail[tail.iter().take_while(|b| styled(b)).count()..];
+    let tail = &tail[tail
+        .iter()
+        .take_while(|b| matches!(b, b'*' | b'_' | b'`'))
+        .count()..];
     tail.is_empty() || tail.starts_with(b" (") && tail.ends_with(b")")
 }
 

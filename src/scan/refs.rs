@@ -564,8 +564,7 @@ fn bare_kind(
         // A string of code holding a file name is a file the code opens or runs, one of its
         // own tree's (`llm_dir / "anth.py"`) or the root's (`setup.py`); a file under another
         // top folder is a namesake (a test's `open("asyncio.py", "w")` is no file of IPython's).
-        let apart = path.contains('/') && common_dirs(m.src, path) == 0;
-        if cue & cue::LITERAL != 0 && apart {
+        if cue & cue::LITERAL != 0 && path.contains('/') && common_dirs(m.src, path) == 0 {
             return None;
         }
         // A file name with its extension: strong wherever it is written.

@@ -57,9 +57,9 @@ pub fn resolve<'a, I>(src: &str, bearers: I) -> Option<(i64, Resolution)>
 where
     I: IntoIterator<Item = (i64, &'a str)>,
 {
-    // The nearest score so far, and its bearers: (id, vendored).
+    // The nearest score so far, and the bearers at it: all of them and the project's own.
     let mut best: Option<usize> = None;
-    let mut at_best: Vec<(i64, bool)> = Vec::new();
+    let (mut at_best, mut own) = (Tally::default(), Tally::default());
     let mut count = 0usize;
     let src_dir = dir_of(src);
     for (id, path) in bearers {
@@ -71,23 +71,61 @@ where
         // folder of `src` (a sibling, the root's file for a root file) before files below it.
         let score = 2 * common_dirs(src, path) + usize::from(src_dir == dir_of(path));
         match best {
-            Some(b) if score < b => {}
-            Some(b) if score == b => at_best.push((id, vendored(path))),
+            Some(b) if score < b => continue,
+            Some(b) if score == b => {}
             _ => {
                 best = Some(score);
-                at_best.clear();
-                at_best.push((id, vendored(path)));
+                (at_best, own) = (Tally::default(), Tally::default());
             }
         }
+        at_best.add(id);
+        if !vendored(path) {
+            own.add(id);
+        }
     }
-    if count == 1 {
-        return at_best.first().map(|(id, _)| (*id, Resolution::Unique));
-    }
-    // Equally near: the project's own copy over vendored ones, if it is the only own one.
-    let own: Vec<i64> = at_best.iter().filter(|b| !b.1).map(|b| b.0).collect();
-    match (at_best.as_slice(), own.as_slice()) {
-        ([(id, _)], _) | (_, [id]) => Some((*id, Resolution::Nearest)),
+    match (count, at_best.sole(), own.sole()) {
+        (1, Some(id), _) => Some((id, Resolution::Unique)),
+        // Equally near: the project's own copy over vendored ones, if it is the only own one.
+        (_, Some(id), _) | (_, None, Some(id)) => Some((id, Resolution::Nearest)),
         _ => None,
+    }
+}
+
+/// How many bearers one place holds, and the first of them.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    n: u32,
+    first: i64,
+}
+
+impl Tally {
+    fn add(&mut self, id: i64) {
+        if self.n == 0 {
+            self.first = id;
+        }
+        self.n += 1;
+    }
+
+    /// The bearer, when it is the only one.
+    fn sole(&self) -> Option<i64> {
+        (self.n == 1).then_some(self.first)
+    }
+}
+
+/// The bearers under one folder: all of them, and those outside vendored folders (`vendored`),
+/// which break a tie.
+#[derive(Debug, Clone, Copy, Default)]
+struct Place {
+    all: Tally,
+    own: Tally,
+}
+
+impl Place {
+    fn add(&mut self, id: i64, own: bool) {
+        self.all.add(id);
+        if own {
+            self.own.add(id);
+        }
     }
 }
 
@@ -96,42 +134,29 @@ where
 /// file are those under its longest directory prefix that holds any; one such bearer is a
 /// strict winner, several are a tie.
 pub struct Nearest {
-    under: HashMap<String, (u32, i64)>,
+    under: HashMap<String, Place>,
     /// Bearers directly in each folder: a sibling is nearer than a file below the folder.
-    direct: HashMap<String, (u32, i64)>,
-    /// The same two counts for bearers outside vendored folders (`vendored`), which break a tie.
-    under_own: HashMap<String, (u32, i64)>,
-    direct_own: HashMap<String, (u32, i64)>,
+    direct: HashMap<String, Place>,
     paths: HashSet<String>,
 }
 
 impl Nearest {
     pub fn new<'a>(bearers: impl IntoIterator<Item = (i64, &'a str)>) -> Nearest {
-        let mut under: HashMap<String, (u32, i64)> = HashMap::new();
-        let mut direct: HashMap<String, (u32, i64)> = HashMap::new();
-        let mut under_own: HashMap<String, (u32, i64)> = HashMap::new();
-        let mut direct_own: HashMap<String, (u32, i64)> = HashMap::new();
+        let mut under: HashMap<String, Place> = HashMap::new();
+        let mut direct: HashMap<String, Place> = HashMap::new();
         let mut paths = HashSet::new();
         for (id, path) in bearers {
             paths.insert(path.to_string());
             let dir = dir_of(path);
             let own = !vendored(path);
             for prefix in dir_prefixes(dir) {
-                under.entry(prefix.to_string()).or_insert((0, id)).0 += 1;
-                if own {
-                    under_own.entry(prefix.to_string()).or_insert((0, id)).0 += 1;
-                }
+                under.entry(prefix.to_string()).or_default().add(id, own);
             }
-            direct.entry(dir.to_string()).or_insert((0, id)).0 += 1;
-            if own {
-                direct_own.entry(dir.to_string()).or_insert((0, id)).0 += 1;
-            }
+            direct.entry(dir.to_string()).or_default().add(id, own);
         }
         Nearest {
             under,
             direct,
-            under_own,
-            direct_own,
             paths,
         }
     }
@@ -145,23 +170,16 @@ impl Nearest {
         if self.paths.contains(src) {
             return None;
         }
-        let total = self.under.get("").map_or(0, |e| e.0);
+        let total = self.under.get("").map_or(0, |e| e.all.n);
         let dir = dir_of(src);
-        let (count, id, own) = match self.direct.get(dir) {
-            Some(&(n, id)) => (n, id, self.direct_own.get(dir)),
-            None => {
-                let p = dir_prefixes(dir)
-                    .filter(|p| self.under.contains_key(*p))
-                    .last()?;
-                let (n, id) = *self.under.get(p)?;
-                (n, id, self.under_own.get(p))
-            }
+        let place = match self.direct.get(dir) {
+            Some(sibling) => sibling,
+            None => dir_prefixes(dir).filter_map(|p| self.under.get(p)).last()?,
         };
-        match (count, total, own) {
-            (1, 1, _) => Some((id, Resolution::Unique)),
-            (1, _, _) => Some((id, Resolution::Nearest)),
+        match (total, place.all.sole(), place.own.sole()) {
+            (1, Some(id), _) => Some((id, Resolution::Unique)),
             // Equally near: the project's own copy over vendored ones.
-            (_, _, Some(&(1, own))) => Some((own, Resolution::Nearest)),
+            (_, Some(id), _) | (_, None, Some(id)) => Some((id, Resolution::Nearest)),
             _ => None,
         }
     }
