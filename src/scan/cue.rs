@@ -99,7 +99,8 @@ pub const PROSE_MODULE: u32 = 1 << 30;
 pub const GLOB: u32 = 1 << 23;
 
 /// A file extension (`inactivity-warning.html`, "use .zip or .html") or a code fence's
-/// language (```` ```html ````): a kind of file, not the name of one. Never an edge.
+/// language (```` ```html ````): a kind of file, not the name of one; also another program's
+/// `+argument`. Never an edge.
 pub const LABEL: u32 = 1 << 24;
 
 /// After an indefinite determiner or another's ("a CLAUDE.md", "each SKILL.md", "its own
@@ -455,6 +456,12 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         return cue;
     }
     let token = &line[ts..e];
+    // `+name` in prose is another program's argument (`gws workflow +standup-report`), as
+    // `--name` is a flag: a plus sign marks no file, agent or command of the tree.
+    if lang.is_none() && ts + 1 == s && line[ts] == b'+' {
+        cue.bits |= LABEL;
+        return cue;
+    }
     // Where the name's own decoration starts: `/name`, `p:name`, `/p:name`.
     let mut a = s;
     // In code, `a:b` is a slice or a label (`x[index:index]`), not a namespace.
@@ -1394,6 +1401,11 @@ mod tests {
         assert!(has(&c, URL), "{c:?}");
         let c = cue("plain x.md here", "x.md", "a.md");
         assert!(c.via.is_none());
+        // Another program's `+argument` names nothing of the tree; a sum in code is code's.
+        let c = cue("run `gws workflow +standup-report` daily", "standup-report", "a.md");
+        assert!(has(&c, LABEL), "{c:?}");
+        let c = cue("total = base +standup", "standup", "a.py");
+        assert!(!has(&c, LABEL), "{c:?}");
         let c = cue(
             "see \"My Notes/release plan.md\".",
             "release plan.md",
