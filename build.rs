@@ -52,7 +52,9 @@ fn main() {
     }
     code.push_str("];\n");
     // Common English words (SCOWL, size 50: see data/common-words.COPYRIGHT), sorted, for
-    // `scan::refs::is_common_word`: a binary search over a static slice costs no start-up.
+    // `scan::refs::is_common_word`: one string and the offsets of its words. A slice of `&str`
+    // would hold a pointer per word, each relocated when the binary loads (70,000 relocations:
+    // a millisecond of every command's start-up, the hooks' included).
     println!("cargo:rerun-if-changed=data/common-words.txt");
     println!("cargo:rerun-if-changed=data/common-tech-words.txt");
     let mut text = fs::read_to_string("data/common-words.txt").unwrap_or_default();
@@ -65,10 +67,22 @@ fn main() {
         .collect();
     words.sort_unstable();
     words.dedup();
-    code.push_str("/// Common English words and words of the trade, lowercase, sorted (SCOWL size 50 + ours).\n");
-    code.push_str("pub const COMMON_WORDS: &[&str] = &[\n");
-    for w in words {
-        let _ = writeln!(code, "    {w:?},");
+    let mut joined = String::new();
+    let mut at = Vec::with_capacity(words.len() + 1);
+    for w in &words {
+        at.push(joined.len());
+        joined.push_str(w);
+    }
+    at.push(joined.len());
+    code.push_str("/// Common English words and words of the trade, lowercase, sorted (SCOWL size 50 + ours),\n");
+    code.push_str(
+        "/// written one after another; word `i` is `COMMON_WORDS_TEXT[AT[i]..AT[i + 1]]`.\n",
+    );
+    let _ = writeln!(code, "pub const COMMON_WORDS_TEXT: &str = {joined:?};");
+    code.push_str("/// Where each word of `COMMON_WORDS_TEXT` starts, and its end.\n");
+    code.push_str("pub const COMMON_WORDS_AT: &[u32] = &[");
+    for a in at {
+        let _ = write!(code, "{a},");
     }
     code.push_str("];\n");
     statements(&mut code);

@@ -1402,7 +1402,11 @@ mod tests {
         let c = cue("plain x.md here", "x.md", "a.md");
         assert!(c.via.is_none());
         // Another program's `+argument` names nothing of the tree; a sum in code is code's.
-        let c = cue("run `gws workflow +standup-report` daily", "standup-report", "a.md");
+        let c = cue(
+            "run `gws workflow +standup-report` daily",
+            "standup-report",
+            "a.md",
+        );
         assert!(has(&c, LABEL), "{c:?}");
         let c = cue("total = base +standup", "standup", "a.py");
         assert!(!has(&c, LABEL), "{c:?}");

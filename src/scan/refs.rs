@@ -146,9 +146,7 @@ pub fn is_common_word(word: &str) -> bool {
     let w = &mut buf[..word.len()];
     w.copy_from_slice(word.as_bytes());
     w.make_ascii_lowercase();
-    let known = |w: &[u8]| {
-        std::str::from_utf8(w).is_ok_and(|w| crate::store::COMMON_WORDS.binary_search(&w).is_ok())
-    };
+    let known = crate::store::is_listed_word;
     if known(w) {
         return true;
     }

@@ -15,7 +15,24 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 }
-pub use embedded::{sql, COMMON_WORDS, MIGRATIONS, QUERIES};
+pub use embedded::{sql, MIGRATIONS, QUERIES};
+
+/// Whether `word` (lowercase) is in the embedded list of common words.
+pub fn is_listed_word(word: &[u8]) -> bool {
+    use embedded::{COMMON_WORDS_AT as AT, COMMON_WORDS_TEXT as TEXT};
+    let text = TEXT.as_bytes();
+    let word_at = |i: usize| &text[AT[i] as usize..AT[i + 1] as usize];
+    let (mut lo, mut hi) = (0, AT.len().saturating_sub(1));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match word_at(mid).cmp(word) {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
+}
 
 /// How long a normal command waits for another writer before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -294,6 +311,18 @@ pub fn meta_set(conn: &Connection, key: &str, value: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word list is searched whole: its first and last words, one between, and words
+    /// that sort before, after and between them are not in it.
+    #[test]
+    fn listed_words_are_found_from_first_to_last() {
+        for w in ["a", "aardvark", "template", "zygotes"] {
+            assert!(is_listed_word(w.as_bytes()), "{w}");
+        }
+        for w in ["", "0", "aardvarkz", "templatex", "zzzz", "Template"] {
+            assert!(!is_listed_word(w.as_bytes()), "{w}");
+        }
+    }
 
     /// Every engine statement (`src/<module>/statements.sql`) against the latest schema, in
     /// file order: a `CREATE_…` statement or a `…_BATCH` runs (later ones may need what it
