@@ -1186,6 +1186,55 @@ pub fn inside(spans: &[(usize, usize)], at: usize) -> bool {
     i > 0 && at < spans[i - 1].1
 }
 
+/// Every name a `from p import …` line lists, each with where it is written and the module
+/// path of its package (`./wrappers`, `Response` in `from .wrappers import Response`): what
+/// each import line itself imports, whichever binding of the name the file keeps.
+pub fn from_imports(hay: &[u8]) -> Vec<(usize, usize, String)> {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = Vec::new();
+    let mut ls = 0;
+    for line in hay.split(|b| *b == b'\n') {
+        let at = ls;
+        ls += line.len() + 1;
+        let lead = line
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        let Some(rest) = line[lead..].strip_prefix(b"from ") else {
+            continue;
+        };
+        let Some(i) = memchr::memmem::find(rest, b" import ") else {
+            continue;
+        };
+        let module = std::str::from_utf8(&rest[..i]).unwrap_or("").trim();
+        if !is_dotted(module) {
+            continue;
+        }
+        let package = module_path(module);
+        let names_at = at + lead + 5 + i + 8;
+        let end = memchr::memchr(b'#', &hay[names_at..at + line.len()])
+            .map_or(at + line.len(), |j| names_at + j);
+        let mut k = names_at;
+        while k < end {
+            if !ident(hay[k]) {
+                k += 1;
+                continue;
+            }
+            let s = k;
+            while k < end && ident(hay[k]) {
+                k += 1;
+            }
+            let word = &hay[s..k];
+            // `as y` renames the name before it: the alias is no name of the package.
+            let before = hay[names_at..s].trim_ascii_end();
+            if word != b"as" && !before.ends_with(b" as") && !before.ends_with(b"\tas") {
+                out.push((s, k, package.clone()));
+            }
+        }
+    }
+    out
+}
+
 /// Every use of a bound name as a whole identifier in code (`Scaffold` in
 /// `class App(Scaffold):`): `(start, end)`, skipping attributes (`x.Scaffold`), longer
 /// identifiers, the import lines themselves, comments and strings.
@@ -1216,6 +1265,23 @@ pub fn bare_uses(hay: &[u8], bound: &str) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_from_import_lists_its_names() {
+        let hay =
+            b"from .wrappers import Response\n  from .x import (Rule as R, Map)  # y\nResponse()\n";
+        let got: Vec<(&[u8], String)> = from_imports(hay)
+            .into_iter()
+            .map(|(s, e, p)| (&hay[s..e], p))
+            .collect();
+        let want: Vec<(&[u8], String)> = vec![
+            (b"Response", "./wrappers".into()),
+            (b"Rule", "./x".into()),
+            (b"Map", "./x".into()),
+        ];
+        assert_eq!(got, want);
+        assert_eq!(bare_uses(hay, "Response"), vec![(70, 78)]);
+    }
 
     #[test]
     fn long_strings_are_found_past_comments_and_short_strings() {

@@ -881,6 +881,15 @@ fn qualified(
             }
         }
     }
+    // An import line names each class it imports from a package as well as the package (its
+    // `__init__.py`, by the module path): a reader of `from .wrappers import Response` needs
+    // `wrappers/response.py`.
+    for (s, e, package) in cue::from_imports(bytes) {
+        let class = std::str::from_utf8(&bytes[s..e]).unwrap_or("");
+        if let Some((id, sub)) = namesake_submodule(matcher, &package, class) {
+            added.push(mention(id, s, e, &sub));
+        }
+    }
     found.extend(added);
 }
 

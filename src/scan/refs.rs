@@ -169,6 +169,15 @@ pub fn is_common_word(word: &str) -> bool {
 /// `gen`, `cli`): such a stem names its file with a cue, an import or a path, never bare.
 pub const MIN_DISTINCTIVE_CHARS: usize = 4;
 
+/// A name made of words: with a separator or in camel case (`coding-style`, `tbTools`).
+fn is_compound(name: &str) -> bool {
+    name.contains(['-', '_', '.', ':'])
+        || name
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+}
+
 /// A name is distinctive when it has a separator, or is not a common word and not short.
 pub fn is_distinctive(name: &str) -> bool {
     let has_sep = name.contains(['-', '_', '.', ':']);
@@ -657,7 +666,14 @@ fn bare_kind(
         }
         // In source code a module, script or document is named by an import, a qualified
         // use, its file name or a path; a bare word in a comment or string is prose about it.
-        Entity::Other => distinctive && cue & cue::SOURCE == 0,
+        // A one-word stem bare is the thing the document is about (a library, a database, a
+        // runtime: `references/cuxfilter.md`), not the document; a compound one is the file's
+        // own name. An output style is chosen by its name (`/output-style genui`).
+        Entity::Other => {
+            distinctive
+                && cue & cue::SOURCE == 0
+                && (named || is_compound(m.name) || is_output_style(path))
+        }
     };
     ok.then_some(RefKind::Name)
 }
@@ -684,6 +700,13 @@ fn role_reaches(src: &str, path: &str) -> bool {
 /// Whether the file at `path` lies in a skill folder (`…/skills/x/…`) that also holds `src`.
 fn kept_around(path: &str, src: &str) -> bool {
     unit_under(path, "skills").is_some_and(|unit| is_within(src, unit))
+}
+
+/// An output style (`.claude/output-styles/genui.md`): the client selects it by its name.
+fn is_output_style(path: &str) -> bool {
+    path.rsplit_once('/').is_some_and(|(dir, base)| {
+        base.ends_with(".md") && dir.rsplit('/').next() == Some("output-styles")
+    })
 }
 
 /// Instruction files the client reads at every level of a project and in the user's home.
@@ -901,7 +924,16 @@ fn decide_path(
     if let Some(d) = dotless(&exact).iter().find_map(lead) {
         return d;
     }
-    if comps.is_empty() {
+    // A Python or JavaScript relative import is exact (`from .. import Child`,
+    // `require('./util')`): where it leads nowhere it names no other file of that name. (A
+    // shell `source "$DIR/x.sh"` is read as the script's own folder, a guess.)
+    let exact_import = import
+        && relative
+        && matches!(
+            cue::lang_of(m.src, b""),
+            Some(cue::Lang::Python | cue::Lang::Script)
+        );
+    if comps.is_empty() || exact_import {
         return Decision::Weak;
     }
     // Written as a folder (`./guide/`): the file that defines the folder, if any (a skill's
