@@ -84,7 +84,8 @@ pub const DOTTED: u32 = 1 << 26;
 pub const LITERAL: u32 = 1 << 27;
 
 /// Followed by a word that says it is a program of its own ("the `linear` cli", "the x
-/// binary"): a tool the text runs or installs, not an agent, command or skill of the tree.
+/// binary", "the rdkit library"): software the text runs or installs, not an agent, command or
+/// skill of the tree.
 pub const PROGRAM: u32 = 1 << 28;
 
 /// A bare word of a shell line (a script's, or a fenced shell example's), outside a comment or
@@ -570,8 +571,13 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     if one_of(next, &["directory", "folder", "dir"]) {
         cue.bits |= FOLDER;
     }
-    // ("package" and "library" are a module's folder in a code tree: not these.)
-    if one_of(next, &["cli", "binary"]) {
+    // "the rdkit library", "the x package": software of its own, not a skill or an agent of
+    // the tree (a module or a package folder of the tree is no agent, command or skill: these
+    // words do not unname a file otherwise, `scan::refs`).
+    if one_of(
+        next,
+        &["cli", "binary", "library", "libraries", "package", "sdk"],
+    ) {
         cue.bits |= PROGRAM;
     }
     // "its own CLAUDE.md", "the layer's CLAUDE.md": another folder's, not the root's.
@@ -1487,6 +1493,20 @@ mod tests {
         let s = line.rfind("x.md").unwrap_or_default();
         let c = cue_at(line.as_bytes(), s, s + 4, None);
         assert_eq!(c.via.as_deref(), Some("refs/x.md"));
+    }
+
+    #[test]
+    fn software_of_its_own_is_said_by_the_next_word() {
+        for line in [
+            "the `linear` cli",
+            "Requires rdkit library",
+            "the gget package",
+        ] {
+            let name = line.split_whitespace().nth(1).unwrap_or_default();
+            let name = name.trim_matches('`');
+            assert!(has(&cue(line, name, "a.md"), PROGRAM), "{line}");
+        }
+        assert!(!has(&cue("run rdkit first", "rdkit", "a.md"), PROGRAM));
     }
 
     #[test]

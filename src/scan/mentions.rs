@@ -802,6 +802,7 @@ fn qualified(
         )
     };
     let mut added: Vec<(Mention, Cue)> = Vec::new();
+    let mut guesses: Vec<(Mention, Cue)> = Vec::new();
     for b in bindings {
         let (parent, last) = b.module.rsplit_once('/').unwrap_or(("", &b.module));
         let parent_last = parent.rsplit('/').next().unwrap_or(parent);
@@ -860,6 +861,12 @@ fn qualified(
                         break;
                     }
                 }
+                // A class reached through a package (`wrappers.Response()`) is the class of
+                // the submodule named after it, where that exists, as when imported from it.
+                if let Some((id, sub)) = namesake_submodule(matcher, &module, word) {
+                    guesses.push(mention(id, s, *end, &sub));
+                    break;
+                }
                 let submodule = format!("{module}/{word}");
                 // A folder (`mime` in `email.mime.text.MIMEText`) bears no name; the chain
                 // goes on through it.
@@ -887,10 +894,35 @@ fn qualified(
     for (s, e, package) in cue::from_imports(bytes) {
         let class = std::str::from_utf8(&bytes[s..e]).unwrap_or("");
         if let Some((id, sub)) = namesake_submodule(matcher, &package, class) {
-            added.push(mention(id, s, e, &sub));
+            guesses.push(mention(id, s, e, &sub));
         }
     }
+    // A use's line shows the module's name: under an alias (`sec._os_alt_seps` after `import
+    // werkzeug.security as sec`) the line names no file, and the import line is the reference.
+    let shows_name = |(m, _): &(Mention, Cue)| {
+        let name = matcher.name(m.name).as_bytes();
+        let ls = memchr::memrchr(b'\n', &bytes[..m.start]).map_or(0, |i| i + 1);
+        let le = memchr::memchr(b'\n', &bytes[m.start..]).map_or(bytes.len(), |i| m.start + i);
+        bytes[ls..le]
+            .windows(name.len())
+            .any(|w| w.eq_ignore_ascii_case(name))
+    };
+    added.retain(shows_name);
+    guesses.retain(shows_name);
+    // A line keeps one mention of a name: a guessed namesake submodule, which may not exist,
+    // never displaces another (`distutils.core.Extension = setuptools.extension.Extension`).
     found.extend(added);
+    // (A bare word of code is never an edge: it yields.)
+    let taken: std::collections::HashSet<(u32, u32)> = found
+        .iter()
+        .filter(|(_, c)| c.bits & (cue::CODE_FILE | cue::IMPORT) != cue::CODE_FILE)
+        .map(|(m, _)| (m.line, m.name))
+        .collect();
+    found.extend(
+        guesses
+            .into_iter()
+            .filter(|(m, _)| !taken.contains(&(m.line, m.name))),
+    );
 }
 
 /// The submodule a class imported from a package is named after (`Environment` from `jinja2`:
