@@ -1020,6 +1020,8 @@ pub struct Binding {
     pub bound: String,
     /// The module path (`copy`, `numpy`, `os/path`, `./decoder`).
     pub module: String,
+    /// Bound by `from p import m`: `module` is `p/m`, a module or a name `p` defines.
+    pub from_import: bool,
 }
 
 /// The names that Python imports in `hay` bind to modules: `import a.b` binds `a` to `a`;
@@ -1066,10 +1068,10 @@ pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
                     continue;
                 }
                 match alias {
-                    Some(a) => push_binding(&mut out, a, module_path(module)),
+                    Some(a) => push_binding(&mut out, a, module_path(module), false),
                     None => {
                         let top = module.split('.').next().unwrap_or(module);
-                        push_binding(&mut out, top, module_path(top));
+                        push_binding(&mut out, top, module_path(top), false);
                     }
                 }
             }
@@ -1096,14 +1098,14 @@ pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
                     (Some("as"), Some(a)) => a,
                     _ => name,
                 };
-                push_binding(&mut out, bound, format!("{base}{sep}{name}"));
+                push_binding(&mut out, bound, format!("{base}{sep}{name}"), true);
             }
         }
     }
     out
 }
 
-fn push_binding(out: &mut Vec<Binding>, bound: &str, module: String) {
+fn push_binding(out: &mut Vec<Binding>, bound: &str, module: String, from_import: bool) {
     let ok = !bound.is_empty()
         && bound
             .bytes()
@@ -1112,6 +1114,7 @@ fn push_binding(out: &mut Vec<Binding>, bound: &str, module: String) {
         out.push(Binding {
             bound: bound.to_string(),
             module,
+            from_import,
         });
     }
 }

@@ -783,6 +783,7 @@ fn qualified(
             end += 1;
         }
     }
+    let imported = named.clone();
     let code = |at: &(usize, usize)| !cue::inside(long_strings, at.0);
     let breaks: Vec<usize> = memchr::memchr_iter(b'\n', bytes).collect();
     let line_of = |at: usize| breaks.partition_point(|&p| p < at) as u32 + 1;
@@ -819,6 +820,17 @@ fn qualified(
             // where that submodule exists.
             for (s, e) in cue::bare_uses(bytes, &b.bound).into_iter().filter(code) {
                 added.push(mention(id, s, e, &sub));
+            }
+        } else if b.from_import && matcher.id_of(last).is_none() {
+            // A name a module defines, imported from it (`from .cookies import merge_cookies`)
+            // and used in code: the line calls or names what that module defines.
+            if let Some(id) = matcher.id_of(parent_last) {
+                let uses = cue::bare_uses(bytes, &b.bound);
+                if !rebinds(bytes, &uses) {
+                    for (s, e) in uses.into_iter().filter(code) {
+                        added.push(mention(id, s, e, parent));
+                    }
+                }
             }
         } else if let Some(id) = matcher.id_of(last) {
             // The module itself as a value (`swap_attr(support, …)`), if it is one: resolution
@@ -903,12 +915,33 @@ fn qualified(
         let name = matcher.name(m.name).as_bytes();
         let ls = memchr::memrchr(b'\n', &bytes[..m.start]).map_or(0, |i| i + 1);
         let le = memchr::memchr(b'\n', &bytes[m.start..]).map_or(bytes.len(), |i| m.start + i);
-        bytes[ls..le]
-            .windows(name.len())
-            .any(|w| w.eq_ignore_ascii_case(name))
+        // As a word of its own: not inside a longer one, nor the head of a dotted word
+        // (`types.UnionType` shows a name of `types`, not the module's name alone).
+        let line = &bytes[ls..le];
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        (0..line.len().saturating_sub(name.len() - 1)).any(|i| {
+            let end = i + name.len();
+            let dotted = line.get(end) == Some(&b'.')
+                && line.get(end + 1).is_some_and(|b| b.is_ascii_alphanumeric());
+            line[i..end].eq_ignore_ascii_case(name)
+                && (i == 0 || !word(line[i - 1]))
+                && line.get(end).is_none_or(|b| !word(*b))
+                && !dotted
+        })
     };
-    added.retain(shows_name);
-    guesses.retain(shows_name);
+    // Except the first use of a module no import line names (`email.generator.X` after
+    // `import email`): the file's one reference to it.
+    let mut reached = imported;
+    let mut first_or_shown = |mc: &(Mention, Cue)| {
+        let via = mc.1.via.clone().unwrap_or_default();
+        let first = !reached.contains(&via);
+        reached.insert(via);
+        first || shows_name(mc)
+    };
+    added.sort_by_key(|(m, _)| m.start);
+    added.retain(&mut first_or_shown);
+    guesses.sort_by_key(|(m, _)| m.start);
+    guesses.retain(&mut first_or_shown);
     // A line keeps one mention of a name: a guessed namesake submodule, which may not exist,
     // never displaces another (`distutils.core.Extension = setuptools.extension.Extension`).
     found.extend(added);
