@@ -204,6 +204,16 @@ const WORDS: &[&str] = &[
     "\nfrom lib.helpers_lib import x\n",
     "\n\"\"\"Doc.\nuse lib.helpers_lib or the helpers_lib module\n\"\"\"\n",
     "\nimport lib\nlib._x.run()\n",
+    // A name imported from a module used bare where the line shows the module's name; a class
+    // reached through a package; an alias; another program's argument; a library; a one-word
+    // document stem; a relative import leading nowhere.
+    "\nfrom lib.helpers_lib import run\nrun(helpers_lib)\n",
+    "\nimport lib\nlib.Helpers_lib()\n",
+    "\nimport lib.helpers_lib as h\nh._x()\n",
+    "gws +gamma-x",
+    "the alpha library",
+    "tool",
+    "\nfrom .helpers_lib import x\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

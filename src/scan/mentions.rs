@@ -1049,19 +1049,30 @@ pub fn chained_words<'h>(bytes: &'h [u8], path: &str) -> Vec<&'h str> {
 }
 
 /// The submodule names a Python file's imported classes may be namesakes of (`environment`
-/// for `from jinja2 import Environment`, `namesake_submodule`): words the file need not hold.
+/// for `from jinja2 import Environment`, `process` for `multiprocessing.Process`,
+/// `namesake_submodule`): words the file need not hold.
 pub fn namesake_words(bytes: &[u8], path: &str) -> Vec<String> {
     if cue::FileLangs::of(path, bytes).base() != Some(cue::Lang::Python) {
         return Vec::new();
     }
-    cue::python_bindings(bytes)
-        .into_iter()
-        .filter_map(|b| {
-            let last = b.module.rsplit('/').next()?;
-            let upper = last.as_bytes().first()?.is_ascii_uppercase();
-            upper.then(|| last.to_ascii_lowercase())
-        })
-        .collect()
+    let upper = |w: &str| w.as_bytes().first().is_some_and(u8::is_ascii_uppercase);
+    let mut out = Vec::new();
+    for b in cue::python_bindings(bytes) {
+        let last = b.module.rsplit('/').next().unwrap_or_default();
+        if upper(last) {
+            out.push(last.to_ascii_lowercase());
+        }
+        // A class reached through the package (`lib.Helpers_lib()`).
+        for (_, e) in cue::qualified_uses(bytes, &b.bound) {
+            out.extend(
+                chain_words(bytes, e)
+                    .into_iter()
+                    .filter(|(w, _)| upper(w))
+                    .map(|(w, _)| w.to_ascii_lowercase()),
+            );
+        }
+    }
+    out
 }
 
 /// A Markdown link to a folder (`[guide](./security-guidance/)`) shows the folder's README: it
