@@ -1201,10 +1201,16 @@ pub fn inside(spans: &[(usize, usize)], at: usize) -> bool {
 pub fn from_imports(hay: &[u8]) -> Vec<(usize, usize, String)> {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut out = Vec::new();
-    let mut ls = 0;
-    for line in hay.split(|b| *b == b'\n') {
-        let at = ls;
-        ls += line.len() + 1;
+    // Only lines holding ` import ` are read, each once.
+    let mut next_line = 0;
+    for hit in memchr::memmem::find_iter(hay, b" import ") {
+        if hit < next_line {
+            continue;
+        }
+        let at = memchr::memrchr(b'\n', &hay[..hit]).map_or(0, |i| i + 1);
+        let le = memchr::memchr(b'\n', &hay[hit..]).map_or(hay.len(), |i| hit + i);
+        next_line = le + 1;
+        let line = &hay[at..le];
         let lead = line
             .iter()
             .take_while(|b| matches!(b, b' ' | b'\t'))
@@ -1248,9 +1254,20 @@ pub fn from_imports(hay: &[u8]) -> Vec<(usize, usize, String)> {
 /// `class App(Scaffold):`): `(start, end)`, skipping attributes (`x.Scaffold`), longer
 /// identifiers, the import lines themselves, comments and strings.
 pub fn bare_uses(hay: &[u8], bound: &str) -> Vec<(usize, usize)> {
+    bare_uses_within(hay, bound, 0..hay.len())
+}
+
+/// `bare_uses` that start within `span` of `hay`.
+pub fn bare_uses_within(
+    hay: &[u8],
+    bound: &str,
+    span: std::ops::Range<usize>,
+) -> Vec<(usize, usize)> {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut out = Vec::new();
-    for at in memchr::memmem::find_iter(hay, bound.as_bytes()) {
+    let from = span.start;
+    let to = (span.end + bound.len()).min(hay.len());
+    for at in memchr::memmem::find_iter(&hay[from..to], bound.as_bytes()).map(|i| from + i) {
         let end = at + bound.len();
         let before = at.checked_sub(1).map(|i| hay[i]);
         if before.is_some_and(|b| ident(b) || b == b'.') || hay.get(end).is_some_and(|b| ident(*b))

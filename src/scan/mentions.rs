@@ -804,6 +804,8 @@ fn qualified(
     };
     let mut added: Vec<(Mention, Cue)> = Vec::new();
     let mut guesses: Vec<(Mention, Cue)> = Vec::new();
+    let mut showing: std::collections::HashMap<String, Vec<std::ops::Range<usize>>> =
+        std::collections::HashMap::new();
     for b in bindings {
         let (parent, last) = b.module.rsplit_once('/').unwrap_or(("", &b.module));
         let parent_last = parent.rsplit('/').next().unwrap_or(parent);
@@ -824,9 +826,17 @@ fn qualified(
         } else if b.from_import && matcher.id_of(last).is_none() {
             // A name a module defines, imported from it (`from .cookies import merge_cookies`)
             // and used in code: the line calls or names what that module defines.
+            // Only a line that shows the module's name keeps such a use (below): those lines
+            // are searched, not the file (a module's names are many, its lines few).
             if let Some(id) = matcher.id_of(parent_last) {
-                let uses = cue::bare_uses(bytes, &b.bound);
-                if !rebinds(bytes, &uses) {
+                let lines = showing
+                    .entry(parent_last.to_string())
+                    .or_insert_with(|| lines_showing(bytes, parent_last));
+                let uses: Vec<(usize, usize)> = lines
+                    .iter()
+                    .flat_map(|l| cue::bare_uses_within(bytes, &b.bound, l.clone()))
+                    .collect();
+                if !uses.is_empty() && !rebinds(bytes, &cue::bare_uses(bytes, &b.bound)) {
                     for (s, e) in uses.into_iter().filter(code) {
                         added.push(mention(id, s, e, parent));
                     }
@@ -912,22 +922,9 @@ fn qualified(
     // A use's line shows the module's name: under an alias (`sec._os_alt_seps` after `import
     // werkzeug.security as sec`) the line names no file, and the import line is the reference.
     let shows_name = |(m, _): &(Mention, Cue)| {
-        let name = matcher.name(m.name).as_bytes();
         let ls = memchr::memrchr(b'\n', &bytes[..m.start]).map_or(0, |i| i + 1);
         let le = memchr::memchr(b'\n', &bytes[m.start..]).map_or(bytes.len(), |i| m.start + i);
-        // As a word of its own: not inside a longer one, nor the head of a dotted word
-        // (`types.UnionType` shows a name of `types`, not the module's name alone).
-        let line = &bytes[ls..le];
-        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-        (0..line.len().saturating_sub(name.len() - 1)).any(|i| {
-            let end = i + name.len();
-            let dotted = line.get(end) == Some(&b'.')
-                && line.get(end + 1).is_some_and(|b| b.is_ascii_alphanumeric());
-            line[i..end].eq_ignore_ascii_case(name)
-                && (i == 0 || !word(line[i - 1]))
-                && line.get(end).is_none_or(|b| !word(*b))
-                && !dotted
-        })
+        shows_word(&bytes[ls..le], matcher.name(m.name).as_bytes())
     };
     // Except the first use of a module no import line names (`email.generator.X` after
     // `import email`): the file's one reference to it.
@@ -956,6 +953,42 @@ fn qualified(
             .into_iter()
             .filter(|(m, _)| !taken.contains(&(m.line, m.name))),
     );
+}
+
+/// Whether `line` shows `name` (any case) as a word of its own: not inside a longer one, nor
+/// the head of a dotted word (`types.UnionType` shows a name of `types`, not the module's name
+/// alone).
+fn shows_word(line: &[u8], name: &[u8]) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    (0..(line.len() + 1).saturating_sub(name.len())).any(|i| {
+        let end = i + name.len();
+        let dotted = line.get(end) == Some(&b'.')
+            && line.get(end + 1).is_some_and(|b| b.is_ascii_alphanumeric());
+        !name.is_empty()
+            && line[i..end].eq_ignore_ascii_case(name)
+            && (i == 0 || !word(line[i - 1]))
+            && line.get(end).is_none_or(|b| !word(*b))
+            && !dotted
+    })
+}
+
+/// The lines of `bytes` that show `name` as a word of its own (`shows_word`).
+fn lines_showing(bytes: &[u8], name: &str) -> Vec<std::ops::Range<usize>> {
+    let finder = memchr::memmem::Finder::new(name.as_bytes());
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    // As the module is named (`self.cookies`): a use's line is found by the module's own
+    // spelling.
+    for at in finder.find_iter(bytes) {
+        let ls = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+        if out.last().is_some_and(|l| l.start == ls) {
+            continue;
+        }
+        let le = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+        if shows_word(&bytes[ls..le], name.as_bytes()) {
+            out.push(ls..le);
+        }
+    }
+    out
 }
 
 /// The submodule a class imported from a package is named after (`Environment` from `jinja2`:
