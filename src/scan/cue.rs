@@ -1024,22 +1024,27 @@ pub struct Binding {
     pub from_import: bool,
 }
 
+/// Each line of `hay` holding `needle`, once, in order: where it starts and its bytes.
+fn lines_holding<'h>(hay: &'h [u8], needle: &'h [u8]) -> impl Iterator<Item = (usize, &'h [u8])> {
+    let mut next_line = 0;
+    memchr::memmem::find_iter(hay, needle).filter_map(move |at| {
+        if at < next_line {
+            return None;
+        }
+        let ls = memchr::memrchr(b'\n', &hay[..at]).map_or(0, |i| i + 1);
+        let le = memchr::memchr(b'\n', &hay[at..]).map_or(hay.len(), |i| at + i);
+        next_line = le + 1;
+        Some((ls, &hay[ls..le]))
+    })
+}
+
 /// The names that Python imports in `hay` bind to modules: `import a.b` binds `a` to `a`;
 /// `import a.b as x` binds `x` to `a/b`; `from p import m [as y]` binds `m` (`y`) to `p/m`,
 /// which is a module only when such a file exists (resolution decides).
 pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
     let mut out: Vec<Binding> = Vec::new();
-    // Every import line holds `import ` (`from p import m` too): only those lines are read,
-    // each once, in order.
-    let mut next_line = 0;
-    for at in memchr::memmem::find_iter(hay, b"import ") {
-        if at < next_line {
-            continue;
-        }
-        let ls = memchr::memrchr(b'\n', &hay[..at]).map_or(0, |i| i + 1);
-        let le = memchr::memchr(b'\n', &hay[at..]).map_or(hay.len(), |i| at + i);
-        next_line = le + 1;
-        let line = &hay[ls..le];
+    // Every import line holds `import ` (`from p import m` too): only those lines are read.
+    for (_, line) in lines_holding(hay, b"import ") {
         // A doctest's import (`>>> import x`) binds nothing here: its uses are examples, mixed
         // with their printed output (`<doctest test.test_pdb…>`).
         let lead = line
@@ -1201,16 +1206,7 @@ pub fn inside(spans: &[(usize, usize)], at: usize) -> bool {
 pub fn from_imports(hay: &[u8]) -> Vec<(usize, usize, String)> {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut out = Vec::new();
-    // Only lines holding ` import ` are read, each once.
-    let mut next_line = 0;
-    for hit in memchr::memmem::find_iter(hay, b" import ") {
-        if hit < next_line {
-            continue;
-        }
-        let at = memchr::memrchr(b'\n', &hay[..hit]).map_or(0, |i| i + 1);
-        let le = memchr::memchr(b'\n', &hay[hit..]).map_or(hay.len(), |i| hit + i);
-        next_line = le + 1;
-        let line = &hay[at..le];
+    for (at, line) in lines_holding(hay, b" import ") {
         let lead = line
             .iter()
             .take_while(|b| matches!(b, b' ' | b'\t'))
