@@ -68,18 +68,16 @@ fn main() {
     words.sort_unstable();
     words.dedup();
     let mut joined = String::new();
-    let mut at = Vec::with_capacity(words.len() + 1);
+    let mut at = Vec::with_capacity(words.len());
     for w in &words {
         at.push(joined.len());
         joined.push_str(w);
+        joined.push('\n');
     }
-    at.push(joined.len());
     code.push_str("/// Common English words and words of the trade, lowercase, sorted (SCOWL size 50 + ours),\n");
-    code.push_str(
-        "/// written one after another; word `i` is `COMMON_WORDS_TEXT[AT[i]..AT[i + 1]]`.\n",
-    );
+    code.push_str("/// each ended by a newline.\n");
     let _ = writeln!(code, "pub const COMMON_WORDS_TEXT: &str = {joined:?};");
-    code.push_str("/// Where each word of `COMMON_WORDS_TEXT` starts, and its end.\n");
+    code.push_str("/// Where each word of `COMMON_WORDS_TEXT` starts.\n");
     code.push_str("pub const COMMON_WORDS_AT: &[u32] = &[");
     for a in at {
         let _ = write!(code, "{a},");

@@ -177,14 +177,11 @@ pub fn read_file(
 /// a qualified use's chain, the README of a folder link, or a folder's file written without
 /// it (`mentions::generic_paths`; no whole names).
 fn may_mention(probe: &Matcher, bytes: &[u8], path: &str) -> bool {
-    use crate::scan::mentions::{
-        chained_words, folder_link_names, generic_path_names, namesake_words,
-    };
+    use crate::scan::mentions::{chained_words, folder_link_names, generic_path_names};
     probe.any_valid(bytes)
         || knows_any(probe, &chained_words(bytes, path))
         || knows_any(probe, &folder_link_names(bytes, path))
         || knows_any(probe, &generic_path_names(bytes, path))
-        || knows_any(probe, &namesake_words(bytes, path))
 }
 
 /// Whether the probe knows any of `words`.

@@ -1064,27 +1064,11 @@ fn chain_words(bytes: &[u8], mut end: usize) -> Vec<(&str, usize)> {
     out
 }
 
-/// The words of qualified uses' chains in a Python file (`generator` in
-/// `email.generator.X`): no whole names, followed by `.` and a letter.
-pub fn chained_words<'h>(bytes: &'h [u8], path: &str) -> Vec<&'h str> {
-    if cue::FileLangs::of(path, bytes).base() != Some(cue::Lang::Python) {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for b in cue::python_bindings(bytes) {
-        for (_, e) in cue::qualified_uses(bytes, &b.bound) {
-            let words = chain_words(bytes, e);
-            let namespaces = words.len().saturating_sub(1);
-            out.extend(words.into_iter().take(namespaces).map(|(w, _)| w));
-        }
-    }
-    out
-}
-
-/// The submodule names a Python file's imported classes may be namesakes of (`environment`
-/// for `from jinja2 import Environment`, `process` for `multiprocessing.Process`,
-/// `namesake_submodule`): words the file need not hold.
-pub fn namesake_words(bytes: &[u8], path: &str) -> Vec<String> {
+/// The words a Python file may name a module by that are not written as whole names: the
+/// namespaces of qualified uses' chains (`generator` in `email.generator.X`), and the
+/// submodules its imported classes may be namesakes of (`environment` for `from jinja2 import
+/// Environment`, `process` for `multiprocessing.Process`, `namesake_submodule`).
+pub fn chained_words(bytes: &[u8], path: &str) -> Vec<String> {
     if cue::FileLangs::of(path, bytes).base() != Some(cue::Lang::Python) {
         return Vec::new();
     }
@@ -1095,14 +1079,17 @@ pub fn namesake_words(bytes: &[u8], path: &str) -> Vec<String> {
         if upper(last) {
             out.push(last.to_ascii_lowercase());
         }
-        // A class reached through the package (`lib.Helpers_lib()`).
         for (_, e) in cue::qualified_uses(bytes, &b.bound) {
-            out.extend(
-                chain_words(bytes, e)
-                    .into_iter()
-                    .filter(|(w, _)| upper(w))
-                    .map(|(w, _)| w.to_ascii_lowercase()),
-            );
+            let words = chain_words(bytes, e);
+            let namespaces = words.len().saturating_sub(1);
+            for (i, (w, _)) in words.into_iter().enumerate() {
+                if i < namespaces {
+                    out.push(w.to_string());
+                }
+                if upper(w) {
+                    out.push(w.to_ascii_lowercase());
+                }
+            }
         }
     }
     out
@@ -1289,13 +1276,9 @@ pub fn generic_path_names(bytes: &[u8], path: &str) -> Vec<String> {
 /// from only the names a file holds must include these to find what a matcher over all names
 /// finds.
 pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
-    let mut out: Vec<String> = chained_words(bytes, path)
-        .into_iter()
-        .map(str::to_string)
-        .collect();
+    let mut out: Vec<String> = chained_words(bytes, path);
     out.extend(folder_link_names(bytes, path));
     out.extend(generic_path_names(bytes, path));
-    out.extend(namesake_words(bytes, path));
     for line in bytes.split(|b| *b == b'\n') {
         let mut i = 0;
         while i < line.len() {

@@ -171,27 +171,25 @@ pub const MIN_DISTINCTIVE_CHARS: usize = 4;
 
 /// A name made of words: with a separator or in camel case (`coding-style`, `tbTools`).
 fn is_compound(name: &str) -> bool {
-    name.contains(['-', '_', '.', ':'])
-        || name
-            .as_bytes()
-            .windows(2)
-            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+    name.contains(['-', '_', '.', ':']) || is_camel(name)
+}
+
+/// A lower-case letter followed by an upper-case one (`tbTools`).
+fn is_camel(name: &str) -> bool {
+    name.as_bytes()
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
 }
 
 /// A name is distinctive when it has a separator, or is not a common word and not short.
 pub fn is_distinctive(name: &str) -> bool {
-    let has_sep = name.contains(['-', '_', '.', ':']);
-    if has_sep {
+    if name.contains(['-', '_', '.', ':']) {
         return true;
     }
     if name.chars().count() < MIN_DISTINCTIVE_CHARS {
         return false;
     }
-    let camel = name
-        .as_bytes()
-        .windows(2)
-        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
-    camel || !is_common_word(name)
+    is_camel(name) || !is_common_word(name)
 }
 
 /// An agentive noun (`analyst`, `reviewer`, `architect`): how an agent is spoken of.

@@ -19,19 +19,14 @@ pub use embedded::{sql, MIGRATIONS, QUERIES};
 
 /// Whether `word` (lowercase) is in the embedded list of common words.
 pub fn is_listed_word(word: &[u8]) -> bool {
-    use embedded::{COMMON_WORDS_AT as AT, COMMON_WORDS_TEXT as TEXT};
-    let text = TEXT.as_bytes();
-    let word_at = |i: usize| &text[AT[i] as usize..AT[i + 1] as usize];
-    let (mut lo, mut hi) = (0, AT.len().saturating_sub(1));
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        match word_at(mid).cmp(word) {
-            std::cmp::Ordering::Less => lo = mid + 1,
-            std::cmp::Ordering::Greater => hi = mid,
-            std::cmp::Ordering::Equal => return true,
-        }
-    }
-    false
+    use embedded::{COMMON_WORDS_AT, COMMON_WORDS_TEXT};
+    let text = COMMON_WORDS_TEXT.as_bytes();
+    COMMON_WORDS_AT
+        .binary_search_by(|&at| {
+            let rest = &text[at as usize..];
+            rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())].cmp(word)
+        })
+        .is_ok()
 }
 
 /// How long a normal command waits for another writer before giving up.
