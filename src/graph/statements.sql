@@ -28,10 +28,14 @@ SELECT reason FROM skipped WHERE path = ?1
 -- Mentions of a name that the file at path ?1 bears which resolved to no file because several
 -- files qualified equally (ties), from files that do not bear the name themselves. Weak
 -- mentions (plain words) are not counted. UNATTRIBUTED_MENTIONS lists the same rows.
-SELECT count(*) FROM names n JOIN mentions m ON m.name = n.name
-WHERE n.file_id = (SELECT id FROM files WHERE path = ?1) AND m.weak = 0
-  AND m.src_id <> n.file_id
-  AND NOT EXISTS (SELECT 1 FROM names o WHERE o.file_id = m.src_id AND o.name = m.name)
+-- Counted as all the name's mentions less those from its bearers (the file among them): a seek
+-- per bearer, where testing each mention for its source bearing the name was a seek per mention.
+SELECT coalesce(sum(
+    (SELECT count(*) FROM mentions m WHERE m.name = n.name AND m.weak = 0)
+  - (SELECT count(*) FROM names o CROSS JOIN mentions m
+       ON m.name = o.name AND m.weak = 0 AND m.src_id = o.file_id
+     WHERE o.name = n.name)), 0)
+FROM names n WHERE n.file_id = (SELECT id FROM files WHERE path = ?1)
 
 -- name: UNATTRIBUTED_MENTIONS
 -- The mentions UNATTRIBUTED_COUNT counts, as (src_id, line, name).

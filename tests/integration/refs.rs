@@ -210,7 +210,8 @@ fn a_home_rooted_path_names_the_file_when_the_root_is_home() {
 fn ties_are_counted_and_make_the_answer_incomplete() {
     let p = Project::empty();
     p.write(".claude/a/shared-note.md", "A.\n");
-    p.write(".claude/b/shared-note.md", "B.\n");
+    // A file bearing the name mentions it too: its own, not an unattributed mention.
+    p.write(".claude/b/shared-note.md", "B, as shared-note.md says.\n");
     p.write(".claude/c/reader.md", "Read shared-note.md first.\n");
     p.write(".claude/a/user.md", "Also shared-note.md here.\n");
     p.src().args(["index", "--full"]).assert().success();
