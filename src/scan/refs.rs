@@ -73,11 +73,21 @@ pub fn entity_of(path: &str, name: &str) -> Entity {
     let (dir, base) = path.rsplit_once('/').unwrap_or(("", path));
     let parent = dir.rsplit('/').next().unwrap_or(dir);
     let md = base.ends_with(".md");
-    if md && parent == "agents" {
+    // A documentation site mirrors the tree it documents (`docs/agents/x.md` beside
+    // `agents/x.md`, `docs/commands/x.md`): its pages are about the things, not the things.
+    let above = |folder: &str| {
+        dir.split('/')
+            .take_while(|c| *c != folder)
+            .any(|c| c == "docs")
+    };
+    if md && parent == "agents" && !above("agents") {
         return Entity::Agent;
     }
-    if md && dir.split('/').any(|c| c == "commands") {
+    if md && dir.split('/').any(|c| c == "commands") && !above("commands") {
         return Entity::Command;
+    }
+    if above("skills") {
+        return Entity::Other;
     }
     // A skill is known by its folder (`skills/<name>/SKILL.md`) or by its frontmatter `name:`:
     // the only bare names a SKILL.md bears are those two.
@@ -395,9 +405,18 @@ pub fn decide_hinted(
             };
         }
     }
-    // A file that bears the name itself is not referring to another (a self mention).
+    // A file that bears the name itself is not referring to another (a self mention), unless
+    // it is a document about a thing of that name (a documentation page about a command says
+    // `/saas-health` of the command).
     if bearers.iter().any(|(_, p)| *p == m.src) {
-        return Decision::Tie;
+        let about_a_thing = !m.name.contains('.')
+            && entity_on_disk(m.src, m.name, exists) == Entity::Other
+            && bearers
+                .iter()
+                .any(|(_, p)| *p != m.src && entity_on_disk(p, m.name, exists) != Entity::Other);
+        if !about_a_thing {
+            return Decision::Tie;
+        }
     }
     // Per mention, not per bearer: a common word's check is a binary search over 40k words.
     let distinctive = is_distinctive(m.name);
@@ -417,6 +436,19 @@ pub fn decide_hinted(
             .collect();
         if !said.is_empty() && said.len() < qualified.len() {
             qualified = said;
+        }
+    }
+    // A thing's name (an agent's, a command's, a skill's) written bare names the thing, not a
+    // document that bears the name too: a documentation page about it, a guide named after it.
+    // (A file name with its extension names files alike.)
+    if qualified.len() > 1 && !m.name.contains('.') {
+        let things: Vec<_> = qualified
+            .iter()
+            .copied()
+            .filter(|(_, p, _)| entity_on_disk(p, m.name, exists) != Entity::Other)
+            .collect();
+        if !things.is_empty() && things.len() < qualified.len() {
+            qualified = things;
         }
     }
     if let Some(idx) = nearest.filter(|_| qualified.len() == bearers.len()) {
@@ -1420,6 +1452,37 @@ mod tests {
         let b = ["skills/x/SKILL.md"];
         assert!(edge_to(d("a/b.md", "plan", cue::CODE, None, &b)).is_some());
         assert_eq!(d("a/b.md", "plan", 0, None, &b), Decision::Weak);
+    }
+
+    #[test]
+    fn a_documentation_site_mirrors_things_without_being_them() {
+        assert_eq!(entity_of("agents/cs-ux.md", "cs-ux"), Entity::Agent);
+        assert_eq!(entity_of("docs/agents/cs-ux.md", "cs-ux"), Entity::Other);
+        assert_eq!(
+            entity_of("docs/commands/saas-health.md", "saas-health"),
+            Entity::Other
+        );
+        assert_eq!(entity_of("site/docs/skills/x/SKILL.md", "x"), Entity::Other);
+        // A folder named docs below the things' own is one of their folders.
+        assert_eq!(entity_of("commands/docs/x.md", "x"), Entity::Command);
+        // The bare name is the thing's, from anywhere and from the page about it (id 2); a
+        // file name with its extension is any file's (the nearest, id 1).
+        let b = ["docs/commands/saas-health.md", "commands/saas-health.md"];
+        let to = |src: &str, name: &str| edge_to(d(src, name, cue::CODE, None, &b)).map(|e| e.0);
+        assert_eq!(to("docs/index.md", "saas-health"), Some(2));
+        assert_eq!(to("docs/commands/saas-health.md", "saas-health"), Some(2));
+        assert_eq!(to("docs/index.md", "saas-health.md"), Some(1));
+        // A thing's own file saying its name is no reference.
+        assert_eq!(
+            d(
+                "commands/saas-health.md",
+                "saas-health",
+                cue::CODE,
+                None,
+                &b
+            ),
+            Decision::Tie
+        );
     }
 
     #[test]
