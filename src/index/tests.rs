@@ -110,6 +110,12 @@ const PATHS: &[&str] = &[
     ".claude/agents/team/tester.md",
     // A private submodule (`lib._x.run()`).
     ".claude/lib/_x.py",
+    // Documentation pages about a command and an agent (no things themselves); a script and a
+    // module it may bind.
+    ".claude/docs/commands/status.md",
+    ".claude/docs/agents/alpha.md",
+    ".claude/app.js",
+    ".claude/lib/helpers_lib.js",
 ];
 
 const WORDS: &[&str] = &[
@@ -214,6 +220,11 @@ const WORDS: &[&str] = &[
     "the alpha library",
     "tool",
     "\nfrom .helpers_lib import x\n",
+    // A script's module bound under its name and used, declared again, or bound from a file.
+    "\nconst helpers_lib = require('./lib/helpers_lib')\nhelpers_lib()\n",
+    "\nimport helpers_lib from './helpers_lib.js'\nhelpers_lib(1)\n",
+    "\nfunction f (helpers_lib) {}\n",
+    "\n# /status\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

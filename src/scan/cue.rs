@@ -1024,6 +1024,235 @@ pub struct Binding {
     pub from_import: bool,
 }
 
+/// A name a script binds to a module of its own tree by a relative require or import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptBinding {
+    /// The name used in the code (`context`, `only`).
+    pub bound: String,
+    /// The specifier as written (`../../test-helpers/context`, `./only.js`).
+    pub spec: String,
+    /// Where the binding's line starts in the file.
+    pub line_start: usize,
+}
+
+/// The names a script binds to relative modules, one line at a time: `const x =
+/// require('./x')` (and `let`, `var`, a later declarator of a list), `const { a, b: c } =
+/// require('./m')`, `import x from './x'`, `import * as x from './x'`, `import x, { a as b }
+/// from './m'`. A require or import of a package (`require('node:test')`) binds nothing here:
+/// no file of the tree is that package.
+pub fn script_bindings(hay: &[u8]) -> Vec<ScriptBinding> {
+    let mut out = Vec::new();
+    for (ls, line) in lines_holding(hay, b"require(") {
+        let mut from = 0;
+        while let Some(i) = memchr::memmem::find(&line[from..], b"require(").map(|i| from + i) {
+            from = i + 8;
+            if i > 0 && (is_ident(line[i - 1]) || line[i - 1] == b'.') {
+                continue;
+            }
+            let Some(spec) = quoted_at(line, from).filter(|s| is_relative(s)) else {
+                continue;
+            };
+            for bound in bound_before(&line[..i]) {
+                out.push(ScriptBinding {
+                    bound,
+                    spec: spec.clone(),
+                    line_start: ls,
+                });
+            }
+        }
+    }
+    for (ls, line) in lines_holding(hay, b"import ") {
+        let body = line.trim_ascii_start();
+        let Some(clause) = body.strip_prefix(b"import ") else {
+            continue;
+        };
+        let Some(f) = memchr::memmem::rfind(clause, b" from ") else {
+            continue;
+        };
+        let Some(spec) = quoted_at(clause, f + 6).filter(|s| is_relative(s)) else {
+            continue;
+        };
+        let mut names = clause[..f].trim_ascii();
+        names = names.strip_prefix(b"type ").unwrap_or(names);
+        let (default, braced) = match memchr::memchr(b'{', names) {
+            Some(b) => (&names[..b], Some(&names[b..])),
+            None => (names, None),
+        };
+        let mut bound: Vec<String> = Vec::new();
+        let default = default.trim_ascii();
+        let default = default.strip_suffix(b",").unwrap_or(default);
+        let default = default
+            .strip_prefix(b"* as ")
+            .unwrap_or(default)
+            .trim_ascii();
+        if !default.is_empty() && default.iter().all(|b| is_ident(*b)) {
+            bound.push(String::from_utf8_lossy(default).into_owned());
+        }
+        if let Some(b) = braced {
+            bound.extend(braced_names(b, b" as "));
+        }
+        for bound in bound {
+            out.push(ScriptBinding {
+                bound,
+                spec: spec.clone(),
+                line_start: ls,
+            });
+        }
+    }
+    out
+}
+
+/// An extension a script's specifier may carry (`./x.js`, `./x.mjs`).
+pub fn is_script_ext(ext: &str) -> bool {
+    matches!(
+        ext,
+        "js" | "mjs" | "cjs" | "jsx" | "ts" | "tsx" | "mts" | "cts"
+    )
+}
+
+/// The code uses of `bound` in a script, outside the lines that bind it (`binding_lines`, by
+/// their start): calls, member accesses, values. `None` when the file declares the name
+/// again (`function f(bound)`, `const bound =`, `(bound) =>`): then its uses are not the
+/// module's alone.
+pub fn script_uses_of(
+    hay: &[u8],
+    bound: &str,
+    binding_lines: &std::collections::HashSet<usize>,
+) -> Option<Vec<(usize, usize)>> {
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(hay, bound.as_bytes()) {
+        let end = at + bound.len();
+        let before = at.checked_sub(1).map(|i| hay[i]);
+        if before.is_some_and(|b| is_ident(b) || b == b'.')
+            || hay.get(end).is_some_and(|b| is_ident(*b))
+        {
+            continue;
+        }
+        let ls = memchr::memrchr(b'\n', &hay[..at]).map_or(0, |i| i + 1);
+        let le = memchr::memchr(b'\n', &hay[at..]).map_or(hay.len(), |i| at + i);
+        if binding_lines.contains(&ls) {
+            continue;
+        }
+        let line = &hay[ls..le];
+        let (s, e) = (at - ls, end - ls);
+        if in_comment_or_string(line, s, e, Lang::Script) {
+            continue;
+        }
+        let after = line[e..].trim_ascii_start();
+        let head = line[..s].trim_ascii_end();
+        let declared = ["const", "let", "var", "function", "class"]
+            .iter()
+            .any(|k| head.ends_with(k.as_bytes()) && head.len() < s);
+        let assigned =
+            after.starts_with(b"=") && !after.starts_with(b"==") || after.starts_with(b"=>");
+        if declared || assigned || is_parameter(line, s, e) {
+            return None;
+        }
+        // An object's key (`{ context: x }`) names a field.
+        if after.starts_with(b":") {
+            continue;
+        }
+        out.push((at, end));
+    }
+    Some(out)
+}
+
+/// Whether `line[s..e]` lies in a parameter list: of a `function`, or of an arrow function
+/// (`(a, bound) =>`).
+fn is_parameter(line: &[u8], s: usize, e: usize) -> bool {
+    let open = memchr::memrchr(b'(', &line[..s]);
+    let closed_before = open.is_some_and(|o| memchr::memchr(b')', &line[o..s]).is_some());
+    let Some(o) = open.filter(|_| !closed_before) else {
+        return false;
+    };
+    if contains(&line[..o], b"function") {
+        return true;
+    }
+    match memchr::memchr(b')', &line[e..]) {
+        Some(c) => line[e + c + 1..].trim_ascii_start().starts_with(b"=>"),
+        None => false,
+    }
+}
+
+/// A JavaScript identifier's byte (ASCII).
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// A module specifier of the tree itself: relative to the file.
+fn is_relative(spec: &str) -> bool {
+    spec == "." || spec == ".." || spec.starts_with("./") || spec.starts_with("../")
+}
+
+/// The string quoted at `at` (after spaces) in `line`, if one is there and closes on the line.
+fn quoted_at(line: &[u8], at: usize) -> Option<String> {
+    let rest = line.get(at..)?.trim_ascii_start();
+    let q = *rest.first().filter(|q| matches!(q, b'\'' | b'"' | b'`'))?;
+    let end = memchr::memchr(q, &rest[1..])?;
+    let s = &rest[1..1 + end];
+    (!s.contains(&b'$')).then(|| String::from_utf8_lossy(s).into_owned())
+}
+
+/// The names a declaration before `= require(` binds: `x` of `const x =` (or of `, x =` in a
+/// list), `a` and `c` of `const { a, b: c } =`. A property (`module.exports =`) binds none.
+fn bound_before(before: &[u8]) -> Vec<String> {
+    let t = before.trim_ascii_end();
+    let Some(t) = t.strip_suffix(b"=") else {
+        return Vec::new();
+    };
+    if t.last()
+        .is_some_and(|b| matches!(b, b'=' | b'!' | b'<' | b'>'))
+    {
+        return Vec::new();
+    }
+    let t = t.trim_ascii_end();
+    if t.ends_with(b"}") {
+        return match memchr::memrchr(b'{', t) {
+            Some(o) => braced_names(&t[o..], b":"),
+            None => Vec::new(),
+        };
+    }
+    let n = t.iter().rev().take_while(|b| is_ident(**b)).count();
+    let (head, name) = t.split_at(t.len() - n);
+    let head = head.trim_ascii_end();
+    let declared = head.ends_with(b"const")
+        || head.ends_with(b"let")
+        || head.ends_with(b"var")
+        || head.ends_with(b",");
+    if n == 0 || !declared || name[0].is_ascii_digit() {
+        return Vec::new();
+    }
+    vec![String::from_utf8_lossy(name).into_owned()]
+}
+
+/// The local names of a braced list (`{ a, b: c }` with `rename` `:`, `{ a, b as c }` with
+/// ` as `): `a` and `c`.
+fn braced_names(braced: &[u8], rename: &[u8]) -> Vec<String> {
+    let inner = braced.strip_prefix(b"{").unwrap_or(braced);
+    let inner = match memchr::memchr(b'}', inner) {
+        Some(c) => &inner[..c],
+        None => return Vec::new(),
+    };
+    inner
+        .split(|b| *b == b',')
+        .filter_map(|entry| {
+            let entry = entry.trim_ascii();
+            let local = match memchr::memmem::rfind(entry, rename) {
+                Some(r) => &entry[r + rename.len()..],
+                None => entry,
+            };
+            // A default value (`a = 1`) follows the name.
+            let local = local
+                .split(|b| *b == b'=')
+                .next()
+                .unwrap_or(b"")
+                .trim_ascii();
+            (!local.is_empty() && local.iter().all(|b| is_ident(*b)) && !local[0].is_ascii_digit())
+                .then(|| String::from_utf8_lossy(local).into_owned())
+        })
+        .collect()
+}
+
 /// Each line of `hay` holding `needle`, once, in order: where it starts and its bytes.
 fn lines_holding<'h>(hay: &'h [u8], needle: &'h [u8]) -> impl Iterator<Item = (usize, &'h [u8])> {
     let mut next_line = 0;
@@ -1287,6 +1516,60 @@ pub fn bare_uses_within(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_script_binds_relative_modules_by_require_and_import() {
+        let src = b"const only = require('./only')\n\
+var a = require('x'), helpers = require(\"../lib/helpers\")\n\
+const { mixin, b: tally } = require('./util')\n\
+module.exports = require('./lib/express')\n\
+if (x == require('./eq')) {}\n\
+import context from '../test-helpers/context.js'\n\
+import * as ns from './ns'\n\
+import def, { one, two as three } from './m'\n\
+import pkg from 'pkg'\n";
+        let got: Vec<(String, String)> = script_bindings(src)
+            .into_iter()
+            .map(|b| (b.bound, b.spec))
+            .collect();
+        let want: Vec<(String, String)> = [
+            ("only", "./only"),
+            ("helpers", "../lib/helpers"),
+            ("mixin", "./util"),
+            ("tally", "./util"),
+            ("context", "../test-helpers/context.js"),
+            ("ns", "./ns"),
+            ("def", "./m"),
+            ("one", "./m"),
+            ("three", "./m"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_script_uses_its_binding_unless_it_declares_the_name_again() {
+        let lines: std::collections::HashSet<usize> = [0].into_iter().collect();
+        let src = b"const tally = require('./tally')\n\
+x = tally(1) + new tally.T()\n\
+y = { tally: 1 }; z = o.tally\n\
+// tally(2)\n\
+s = 'tally'\n";
+        let got = script_uses_of(src, "tally", &lines).unwrap_or_default();
+        let at: Vec<&[u8]> = got.iter().map(|(s, e)| &src[*s..*e]).collect();
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(at.iter().all(|w| *w == b"tally"));
+        for shadow in [
+            &b"const tally = require('./tally')\nfunction f (a, tally) {}\n"[..],
+            b"const tally = require('./tally')\nlist.map((tally) => tally)\n",
+            b"const tally = require('./tally')\nlet tally = 2\n",
+            b"const tally = require('./tally')\ntally = 3\n",
+        ] {
+            assert_eq!(script_uses_of(shadow, "tally", &lines), None, "{shadow:?}");
+        }
+    }
 
     #[test]
     fn a_from_import_lists_its_names() {

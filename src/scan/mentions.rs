@@ -76,6 +76,9 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     slashed_lists(matcher, &mut out);
     folder_links(matcher, bytes, path, &mut out);
     generic_paths(matcher, bytes, path, &mut out);
+    if langs.base() == Some(cue::Lang::Script) {
+        script_uses(matcher, bytes, &mut out);
+    }
     if python {
         qualified(matcher, bytes, &long_strings, &mut out);
         dotted_module_strings(bytes, &mut out);
@@ -953,6 +956,62 @@ fn qualified(
             .into_iter()
             .filter(|(m, _)| !taken.contains(&(m.line, m.name))),
     );
+}
+
+/// A script's uses of a module it binds under the module's own name (`const context =
+/// require('../helpers/context')`, then `context()`, `new Context()` after `import Context
+/// from './context.js'`): each names the module, as Python's qualified uses do. Under another name (`const Koa = require('..')`) a line shows no name of the file, and
+/// the import line is the reference. A file that declares the name again (a parameter, a
+/// local) says nothing by it.
+fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
+    let bindings = cue::script_bindings(bytes);
+    if bindings.is_empty() {
+        return;
+    }
+    let breaks: Vec<usize> = memchr::memchr_iter(b'\n', bytes).collect();
+    let line_of = |at: usize| breaks.partition_point(|&p| p < at) as u32 + 1;
+    let binding_lines: std::collections::HashSet<usize> =
+        bindings.iter().map(|b| b.line_start).collect();
+    for b in &bindings {
+        let last = b.spec.rsplit('/').next().unwrap_or(&b.spec);
+        let (stem, via) = match last.rsplit_once('.') {
+            Some((stem, ext)) if !stem.is_empty() && cue::is_script_ext(ext) => {
+                (stem, &b.spec[..b.spec.len() - ext.len() - 1])
+            }
+            _ => (last, b.spec.as_str()),
+        };
+        if !stem.eq_ignore_ascii_case(&b.bound) {
+            continue;
+        }
+        let Some(id) = matcher.id_of(stem) else {
+            continue;
+        };
+        let Some(uses) = cue::script_uses_of(bytes, &b.bound, &binding_lines) else {
+            continue;
+        };
+        // As Python's: a line where the name only heads a dotted word (`helpers.mixin(x)`)
+        // shows no name of the file alone; the import line is the reference.
+        let shows = |at: usize| {
+            let ls = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+            let le = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+            shows_word(&bytes[ls..le], stem.as_bytes())
+        };
+        for (s, e) in uses.into_iter().filter(|(s, _)| shows(*s)) {
+            found.push((
+                Mention {
+                    name: id,
+                    line: line_of(s),
+                    text: String::new(),
+                    start: s,
+                    end: e,
+                },
+                Cue {
+                    bits: cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED,
+                    via: Some(via.to_string()),
+                },
+            ));
+        }
+    }
 }
 
 /// Whether `line` shows `name` (any case) as a word of its own: not inside a longer one, nor
