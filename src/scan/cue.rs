@@ -1135,7 +1135,7 @@ pub fn script_uses_of(
         }
         let line = &hay[ls..le];
         let (s, e) = (at - ls, end - ls);
-        if in_comment_or_string(line, s, e, Lang::Script) {
+        if in_comment_or_string(line, s, e, Lang::Script) || in_regex(line, s) {
             continue;
         }
         let after = line[e..].trim_ascii_start();
@@ -1155,6 +1155,26 @@ pub fn script_uses_of(
         out.push((at, end));
     }
     Some(out)
+}
+
+/// Whether `line[s..]` starts inside a regular expression literal (`/--dashboard/`): a `/`
+/// where a value begins (after `(`, `,`, `=`, `:` and the like) opens one, the next closes it.
+fn in_regex(line: &[u8], s: usize) -> bool {
+    let mut open = false;
+    let mut i = 0;
+    while i < s {
+        match line[i] {
+            b'\\' if open => i += 1,
+            b'/' if open => open = false,
+            b'/' => {
+                let prev = line[..i].trim_ascii_end().last().copied();
+                open = prev.is_none_or(|p| b"(,=:[!&|?{};".contains(&p));
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open
 }
 
 /// Whether `line[s..e]` lies in a parameter list: of a `function`, or of an arrow function
@@ -1556,7 +1576,8 @@ import pkg from 'pkg'\n";
 x = tally(1) + new tally.T()\n\
 y = { tally: 1 }; z = o.tally\n\
 // tally(2)\n\
-s = 'tally'\n";
+s = 'tally'\n\
+assert.match(out, /--tally/)\n";
         let got = script_uses_of(src, "tally", &lines).unwrap_or_default();
         let at: Vec<&[u8]> = got.iter().map(|(s, e)| &src[*s..*e]).collect();
         assert_eq!(got.len(), 2, "{got:?}");

@@ -927,7 +927,7 @@ fn qualified(
     let shows_name = |(m, _): &(Mention, Cue)| {
         let ls = memchr::memrchr(b'\n', &bytes[..m.start]).map_or(0, |i| i + 1);
         let le = memchr::memchr(b'\n', &bytes[m.start..]).map_or(bytes.len(), |i| m.start + i);
-        shows_word(&bytes[ls..le], matcher.name(m.name).as_bytes())
+        shows_word(&bytes[ls..le], matcher.name(m.name).as_bytes(), false)
     };
     // Except the first use of a module no import line names (`email.generator.X` after
     // `import email`): the file's one reference to it.
@@ -989,12 +989,13 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
         let Some(uses) = cue::script_uses_of(bytes, &b.bound, &binding_lines) else {
             continue;
         };
-        // As Python's: a line where the name only heads a dotted word (`helpers.mixin(x)`)
-        // shows no name of the file alone; the import line is the reference.
+        // As Python's: a line where the name only heads a dotted word (`helpers.mixin(x)`) or
+        // is part of a hyphenated one (`'missing-provenance'`) shows no name of the file
+        // alone; the import line is the reference.
         let shows = |at: usize| {
             let ls = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
             let le = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
-            shows_word(&bytes[ls..le], stem.as_bytes())
+            shows_word(&bytes[ls..le], stem.as_bytes(), true)
         };
         for (s, e) in uses.into_iter().filter(|(s, _)| shows(*s)) {
             found.push((
@@ -1017,8 +1018,9 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
 /// Whether `line` shows `name` (any case) as a word of its own: not inside a longer one, nor
 /// the head of a dotted word (`types.UnionType` shows a name of `types`, not the module's name
 /// alone).
-fn shows_word(line: &[u8], name: &[u8]) -> bool {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+/// With `hyphens`, a hyphen joins words too (`missing-provenance` is one).
+fn shows_word(line: &[u8], name: &[u8], hyphens: bool) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || hyphens && b == b'-';
     (0..(line.len() + 1).saturating_sub(name.len())).any(|i| {
         let end = i + name.len();
         let dotted = line.get(end) == Some(&b'.')
@@ -1043,7 +1045,7 @@ fn lines_showing(bytes: &[u8], name: &str) -> Vec<std::ops::Range<usize>> {
             continue;
         }
         let le = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
-        if shows_word(&bytes[ls..le], name.as_bytes()) {
+        if shows_word(&bytes[ls..le], name.as_bytes(), false) {
             out.push(ls..le);
         }
     }
