@@ -1161,12 +1161,16 @@ pub fn script_uses_of(
 /// where a value begins (after `(`, `,`, `=`, `:` and the like) opens one, the next closes it.
 fn in_regex(line: &[u8], s: usize) -> bool {
     let mut open = false;
+    let mut quote: Option<u8> = None;
     let mut i = 0;
     while i < s {
-        match line[i] {
-            b'\\' if open => i += 1,
-            b'/' if open => open = false,
-            b'/' => {
+        match (line[i], quote) {
+            (b'\\', _) => i += 1,
+            (q, Some(open_q)) if q == open_q => quote = None,
+            (_, Some(_)) => {}
+            (b'/', _) if open => open = false,
+            (q @ (b'\'' | b'"' | b'`'), None) if !open => quote = Some(q),
+            (b'/', _) => {
                 let prev = line[..i].trim_ascii_end().last().copied();
                 open = prev.is_none_or(|p| b"(,=:[!&|?{};".contains(&p));
             }
@@ -1577,10 +1581,11 @@ x = tally(1) + new tally.T()\n\
 y = { tally: 1 }; z = o.tally\n\
 // tally(2)\n\
 s = 'tally'\n\
-assert.match(out, /--tally/)\n";
+assert.match(out, /--tally/)\n\
+app.all('/x/:id{/:op}', tally)\n";
         let got = script_uses_of(src, "tally", &lines).unwrap_or_default();
         let at: Vec<&[u8]> = got.iter().map(|(s, e)| &src[*s..*e]).collect();
-        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got.len(), 3, "{got:?}");
         assert!(at.iter().all(|w| *w == b"tally"));
         for shadow in [
             &b"const tally = require('./tally')\nfunction f (a, tally) {}\n"[..],

@@ -935,12 +935,24 @@ fn decide_path(
     };
     // The written path leads straight to a bearer (or a module file of it), or to another
     // existing file: a reference to that one, not a bearer.
+    // A Python or JavaScript import names a module of its own language (`from .x import y`
+    // is not `x.js`), whichever of the two the index met first.
+    let src_lang = if import {
+        cue::lang_of(m.src, b"")
+    } else {
+        None
+    };
+    let same_lang = |b: &str| match src_lang {
+        Some(l @ (cue::Lang::Python | cue::Lang::Script)) => cue::lang_of(b, b"") == Some(l),
+        _ => true,
+    };
     let lead = |p: &String| -> Option<Decision> {
         if p.is_empty() {
             return None;
         }
         let hit = bearers.iter().find(|(_, b)| {
-            *b == p || (import || !p.contains('.')) && module_of(b) == Some(p.as_str())
+            *b == p
+                || (import || !p.contains('.')) && module_of(b) == Some(p.as_str()) && same_lang(b)
         });
         match hit {
             Some((_, b)) if *b == m.src => Some(Decision::Tie),
@@ -972,6 +984,7 @@ fn decide_path(
     let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
         .filter(|(_, b)| !folder || folder_named(b, m.name))
+        .filter(|(_, b)| !import || same_lang(b))
         .filter(|(_, b)| agrees(&comps, b, outside, m.name))
         .filter(|(_, b)| !import || relative || import_root_ok(b, &comps, exists))
         .filter(|(_, b)| import || relative || outside || within_own_unit(m.src, &comps, b))
@@ -1483,6 +1496,28 @@ mod tests {
             ),
             Decision::Tie
         );
+    }
+
+    #[test]
+    fn an_import_names_a_module_of_its_own_language() {
+        let bits = cue::IMPORT | cue::CODE_FILE;
+        for b in [
+            ["lib/helpers_lib.js", "lib/helpers_lib.py"],
+            ["lib/helpers_lib.py", "lib/helpers_lib.js"],
+        ] {
+            let py = b
+                .iter()
+                .position(|p| p.ends_with(".py"))
+                .map(|i| i as i64 + 1);
+            let js = b
+                .iter()
+                .position(|p| p.ends_with(".js"))
+                .map(|i| i as i64 + 1);
+            let via = Some("./helpers_lib");
+            let to = |src: &str| edge_to(d(src, "helpers_lib", bits, via, &b)).map(|e| e.0);
+            assert_eq!(to("lib/_x.py"), py, "{b:?}");
+            assert_eq!(to("lib/app.js"), js, "{b:?}");
+        }
     }
 
     #[test]
