@@ -960,9 +960,9 @@ fn qualified(
 
 /// A script's uses of a module it binds under the module's own name (`const context =
 /// require('../helpers/context')`, then `context()`, `new Context()` after `import Context
-/// from './context.js'`): each names the module, as Python's qualified uses do. Under another name (`const Koa = require('..')`) a line shows no name of the file, and
-/// the import line is the reference. A file that declares the name again (a parameter, a
-/// local) says nothing by it.
+/// from './context.js'`): each names the module, as Python's qualified uses do. Under another
+/// name (`const Koa = require('..')`) a line shows no name of the file, and the import line is
+/// the reference. A file that declares the name again (a parameter, a local) says nothing by it.
 fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
     let bindings = cue::script_bindings(bytes);
     if bindings.is_empty() {
