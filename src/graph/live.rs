@@ -134,7 +134,7 @@ pub fn live_dependents(
         }
     }
     let tree = crate::index::tree_of(&ws.root);
-    let disk = crate::index::RootDisk(&ws.root);
+    let disk = crate::index::RootDisk::new(&ws.root);
     let mut edges = Vec::new();
     for (e, r) in walked.entries.iter().zip(reads) {
         let Some(r) = r else { continue };

@@ -441,7 +441,7 @@ pub fn decide_hinted(
     // A thing's name (an agent's, a command's, a skill's) written bare names the thing, not a
     // document that bears the name too: a documentation page about it, a guide named after it.
     // (A file name with its extension names files alike.)
-    if qualified.len() > 1 && !m.name.contains('.') {
+    if qualified.len() > 1 && !m.name.contains('.') && !hint.is_some_and(|h| h.plain) {
         let things: Vec<_> = qualified
             .iter()
             .copied()

@@ -215,10 +215,11 @@ pub(crate) fn apply(
     if !reresolve.is_empty() {
         let mut names: Vec<String> = reresolve.into_iter().collect();
         names.sort();
+        let disk = RootDisk::new(root);
         for chunk in names.chunks(BATCH) {
             crate::store::write(conn, |tx| {
                 for n in chunk {
-                    resolve::reresolve_name(tx, n, root)?;
+                    resolve::reresolve_name(tx, n, root, &disk)?;
                 }
                 Ok(())
             })?;

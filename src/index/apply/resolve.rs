@@ -18,7 +18,7 @@ use crate::index::read::{FileRead, Found};
 use crate::scan::matcher::{Engine, FnvMap, Matcher};
 use crate::scan::names::NameKind;
 use crate::scan::refs::{
-    decide_hinted, decide_with, Decision, Disk, Mention as RefMention, NameHint, OnDisk, Tree,
+    decide_hinted, Decision, Disk, Mention as RefMention, NameHint, OnDisk, Tree,
 };
 use crate::scan::resolve::Nearest;
 use crate::scan::walk::Entry;
@@ -207,16 +207,31 @@ fn once_per_run<T: Copy>(
     })
 }
 
-/// The disk under a root, probed afresh each time.
-pub(crate) struct RootDisk<'a>(pub(crate) &'a Path);
+/// The disk under a root, each path probed once for the life of the value (one re-resolution
+/// pass, one live scan): a name borne by many files asks of each bearer for every mention.
+pub(crate) struct RootDisk<'a> {
+    root: &'a Path,
+    probed: Mutex<FnvMap<String, OnDisk>>,
+    agents: Mutex<FnvMap<String, bool>>,
+}
+
+impl<'a> RootDisk<'a> {
+    pub(crate) fn new(root: &'a Path) -> RootDisk<'a> {
+        RootDisk {
+            root,
+            probed: Mutex::new(FnvMap::default()),
+            agents: Mutex::new(FnvMap::default()),
+        }
+    }
+}
 
 impl Disk for RootDisk<'_> {
     fn at(&self, p: &str) -> OnDisk {
-        file_exists(self.0, p)
+        once_per_run(&self.probed, p, || file_exists(self.root, p))
     }
 
     fn is_agent(&self, p: &str) -> bool {
-        agent_on_disk(self.0, p)
+        once_per_run(&self.agents, p, || agent_on_disk(self.root, p))
     }
 }
 
@@ -356,7 +371,12 @@ impl EarlyBuild {
 }
 
 /// Recomputes every edge made by a mention of `name` from `mentions` and the current bearers.
-pub(super) fn reresolve_name(tx: &Connection, name: &str, root: &Path) -> Result<()> {
+pub(super) fn reresolve_name(
+    tx: &Connection,
+    name: &str,
+    root: &Path,
+    disk: &RootDisk<'_>,
+) -> Result<()> {
     let mut bearers: Vec<(i64, String)> = Vec::new();
     {
         let mut stmt = tx.prepare_cached(sql::BEARERS)?;
@@ -395,8 +415,9 @@ pub(super) fn reresolve_name(tx: &Connection, name: &str, root: &Path) -> Result
     let mut ins_m = tx.prepare_cached(sql::INSERT_MENTION)?;
     let with_paths: Vec<(i64, &str)> = bearers.iter().map(|(id, p)| (*id, p.as_str())).collect();
     let idx = (with_paths.len() > MANY_BEARERS).then(|| Nearest::new(with_paths.iter().copied()));
+    // What the bearers have in common, as the pass works it out for a much-borne name.
+    let hint = idx.as_ref().map(|_| NameHint::of(name, &with_paths, disk));
     let tree = tree_of(root);
-    let disk = RootDisk(root);
     // Every row goes before any comes back: two written paths of one line are two rows, and
     // one must not meet the other's old edge.
     for (src, _, line, _, _, via) in &rows {
@@ -411,7 +432,7 @@ pub(super) fn reresolve_name(tx: &Connection, name: &str, root: &Path) -> Result
             cue,
             via: via.as_deref(),
         };
-        match decide_with(&m, &with_paths, tree, &disk, idx.as_ref()) {
+        match decide_hinted(&m, &with_paths, tree, disk, idx.as_ref(), hint) {
             Decision::Edge(dst, res, kind) => {
                 ins_e.execute(params![
                     src,
