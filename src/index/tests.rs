@@ -116,6 +116,8 @@ const PATHS: &[&str] = &[
     ".claude/docs/agents/alpha.md",
     ".claude/app.js",
     ".claude/lib/helpers_lib.js",
+    // A TypeScript source its importers name by the compiled `.js`.
+    ".claude/lib/zeta_mod.ts",
 ];
 
 const WORDS: &[&str] = &[
@@ -225,6 +227,7 @@ const WORDS: &[&str] = &[
     "\nimport helpers_lib from './helpers_lib.js'\nhelpers_lib(1)\n",
     "\nfunction f (helpers_lib) {}\n",
     "\n# /status\n",
+    "\nimport {zeta_mod} from './lib/zeta_mod.js'\nzeta_mod()\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

@@ -1143,8 +1143,11 @@ pub fn script_uses_of(
         let declared = ["const", "let", "var", "function", "class"]
             .iter()
             .any(|k| head.ends_with(k.as_bytes()) && head.len() < s);
-        let assigned =
-            after.starts_with(b"=") && !after.starts_with(b"==") || after.starts_with(b"=>");
+        // An assignment's target stands where a statement or an element starts (`tally = 3`),
+        // not after a type annotation's colon (`const e: HTTPError = new HTTPError()`).
+        let target = matches!(head.last(), None | Some(b';' | b'{' | b'}' | b',' | b'('));
+        let assigned = target && after.starts_with(b"=") && !after.starts_with(b"==")
+            || after.starts_with(b"=>");
         if declared || assigned || is_parameter(line, s, e) {
             return None;
         }
@@ -1184,6 +1187,16 @@ fn in_regex(line: &[u8], s: usize) -> bool {
 /// Whether `line[s..e]` lies in a parameter list: of a `function`, or of an arrow function
 /// (`(a, bound) =>`).
 fn is_parameter(line: &[u8], s: usize, e: usize) -> bool {
+    // In a parameter's place: after `(` or `,` (or `...`), before `)`, `,`, `:`, `=` or `?`; a
+    // type annotation (`error: HTTPError`) or a cast is no parameter of that name.
+    let before = line[..s].trim_ascii_end();
+    let before = before.strip_suffix(b"...").unwrap_or(before);
+    let after = line[e..].trim_ascii_start();
+    let placed = matches!(before.last(), Some(b'(' | b','))
+        && matches!(after.first(), Some(b')' | b',' | b':' | b'=' | b'?'));
+    if !placed {
+        return false;
+    }
     let open = memchr::memrchr(b'(', &line[..s]);
     let closed_before = open.is_some_and(|o| memchr::memchr(b')', &line[o..s]).is_some());
     let Some(o) = open.filter(|_| !closed_before) else {
@@ -1196,6 +1209,42 @@ fn is_parameter(line: &[u8], s: usize, e: usize) -> bool {
         Some(c) => line[e + c + 1..].trim_ascii_start().starts_with(b"=>"),
         None => false,
     }
+}
+
+/// Each relative module specifier a script writes (`from './x.js'`, `import './x.js'`,
+/// `require('./x')`, `import('./x.js')`, `export * from './x.js'`): where its text starts in
+/// `hay`, and the text.
+pub fn script_specs(hay: &[u8]) -> Vec<(usize, String)> {
+    let mut lines: Vec<(usize, &[u8])> = Vec::new();
+    for needle in [&b"from "[..], b"require(", b"import"] {
+        lines.extend(lines_holding(hay, needle));
+    }
+    lines.sort_by_key(|(ls, _)| *ls);
+    lines.dedup_by_key(|(ls, _)| *ls);
+    let mut out = Vec::new();
+    for (ls, line) in lines {
+        let mut i = 0;
+        while let Some(q) = line[i..]
+            .iter()
+            .position(|b| matches!(b, b'\'' | b'"' | b'`'))
+            .map(|q| i + q)
+        {
+            let Some(end) = memchr::memchr(line[q], &line[q + 1..]).map(|e| q + 1 + e) else {
+                break;
+            };
+            i = end + 1;
+            let head = line[..q].trim_ascii_end();
+            let led = head.ends_with(b"from")
+                || head.ends_with(b"import")
+                || head.ends_with(b"require(")
+                || head.ends_with(b"import(");
+            let spec = String::from_utf8_lossy(&line[q + 1..end]);
+            if led && is_relative(&spec) && !spec.contains('$') {
+                out.push((ls + q + 1, spec.into_owned()));
+            }
+        }
+    }
+    out
 }
 
 /// A JavaScript identifier's byte (ASCII).
@@ -1574,6 +1623,28 @@ import pkg from 'pkg'\n";
     }
 
     #[test]
+    fn a_script_writes_its_module_specifiers() {
+        let src = b"import {A} from '../errors/A.js';\n\
+export * from './b.js'\n\
+import './side.js'\n\
+const c = await import('./c.js')\n\
+const d = require(\"./d\")\n\
+const s = 'from ./not-a-spec.js'\n\
+import pkg from 'pkg'\n";
+        let got: Vec<String> = script_specs(src)
+            .into_iter()
+            .map(|(at, s)| {
+                assert_eq!(&src[at..at + s.len()], s.as_bytes());
+                s
+            })
+            .collect();
+        assert_eq!(
+            got,
+            ["../errors/A.js", "./b.js", "./side.js", "./c.js", "./d"]
+        );
+    }
+
+    #[test]
     fn a_script_uses_its_binding_unless_it_declares_the_name_again() {
         let lines: std::collections::HashSet<usize> = [0].into_iter().collect();
         let src = b"const tally = require('./tally')\n\
@@ -1592,8 +1663,21 @@ app.all('/x/:id{/:op}', tally)\n";
             b"const tally = require('./tally')\nlist.map((tally) => tally)\n",
             b"const tally = require('./tally')\nlet tally = 2\n",
             b"const tally = require('./tally')\ntally = 3\n",
+            b"import {tally} from './tally.js'\nconst f = (x, tally: T) => x\n",
         ] {
             assert_eq!(script_uses_of(shadow, "tally", &lines), None, "{shadow:?}");
+        }
+        // A type annotation or a cast in a parameter list names the module's class.
+        for typed in [
+            &b"import {Tally} from './Tally.js'\nconst f = (e: Tally) => e instanceof Tally\n"[..],
+            b"import {Tally} from './Tally.js'\nfunction f (e = new Tally()) { return e as Tally }\n",
+            b"import {Tally} from './Tally.js'\nconst e: Tally = new Tally()\n",
+        ] {
+            assert_eq!(
+                script_uses_of(typed, "Tally", &lines).map(|u| u.len()),
+                Some(2),
+                "{typed:?}"
+            );
         }
     }
 

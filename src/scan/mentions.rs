@@ -77,7 +77,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     folder_links(matcher, bytes, path, &mut out);
     generic_paths(matcher, bytes, path, &mut out);
     if langs.base() == Some(cue::Lang::Script) {
-        script_uses(matcher, bytes, &mut out);
+        script_uses(matcher, bytes, path, &mut out);
     }
     if python {
         qualified(matcher, bytes, &long_strings, &mut out);
@@ -963,13 +963,56 @@ fn qualified(
 /// from './context.js'`): each names the module, as Python's qualified uses do. Under another
 /// name (`const Koa = require('..')`) a line shows no name of the file, and the import line is
 /// the reference. A file that declares the name again (a parameter, a local) says nothing by it.
-fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
+fn script_uses(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Mention, Cue)>) {
+    let breaks: Vec<usize> = memchr::memchr_iter(b'\n', bytes).collect();
+    let line_of = |at: usize| breaks.partition_point(|&p| p < at) as u32 + 1;
+    // A compiled module's name for a source of another extension: TypeScript imports
+    // `./errors/HTTPError.js` to mean `HTTPError.ts`. Where no file bears the written file name,
+    // its stem is the module's name, through the written path without the extension.
+    for (at, spec) in cue::script_specs(bytes) {
+        let last = spec.rsplit('/').next().unwrap_or(&spec);
+        let Some((stem, ext)) = last.rsplit_once('.') else {
+            continue;
+        };
+        if stem.is_empty()
+            || !matches!(ext, "js" | "mjs" | "cjs" | "jsx")
+            || matcher.id_of(last).is_some()
+        {
+            continue;
+        }
+        let bare = &spec[..spec.len() - ext.len() - 1];
+        // The source the compiled name stands for, by its path (resolution is then exact).
+        let by_path = super::refs::join_normal(dir_of(path), bare).and_then(|p| {
+            ["ts", "tsx", "mts", "cts"]
+                .iter()
+                .map(|x| format!("{p}.{x}"))
+                .find(|full| matcher.id_of(full).is_some())
+        });
+        // Named on the line by its stem, which the evidence shows. (An index file is known by
+        // its path only, which the line does not show: `./lib/index.js` is not followed.)
+        let Some(id) = matcher.id_of(stem) else {
+            continue;
+        };
+        let via = by_path.unwrap_or_else(|| bare.to_string());
+        let s = at + spec.len() - last.len();
+        found.push((
+            Mention {
+                name: id,
+                line: line_of(s),
+                text: String::new(),
+                start: s,
+                end: s + stem.len(),
+            },
+            Cue {
+                bits: cue::CODE_FILE | cue::IMPORT,
+                via: Some(via),
+            },
+        ));
+    }
     let bindings = cue::script_bindings(bytes);
     if bindings.is_empty() {
         return;
     }
-    let breaks: Vec<usize> = memchr::memchr_iter(b'\n', bytes).collect();
-    let line_of = |at: usize| breaks.partition_point(|&p| p < at) as u32 + 1;
     let binding_lines: std::collections::HashSet<usize> =
         bindings.iter().map(|b| b.line_start).collect();
     for b in &bindings {
