@@ -111,6 +111,24 @@ pub fn entity_on_disk(path: &str, name: &str, disk: &dyn Disk) -> Entity {
     }
 }
 
+/// Whether `/name` may invoke the Markdown file at `path` though it lies in no `commands/`
+/// folder: its stem is the compound `name`, and no folder says it is another kind of file (a
+/// rule is loaded, a reference read, a documentation page about the thing).
+fn invoked_as_command(path: &str, name: &str) -> bool {
+    const OTHER_KINDS: [&str; 6] = [
+        "docs",
+        "rules",
+        "references",
+        "templates",
+        "hooks",
+        "output-styles",
+    ];
+    let base = path.rsplit('/').next().unwrap_or(path);
+    base.strip_suffix(".md") == Some(name)
+        && name.contains(['-', '_'])
+        && !path.split('/').any(|c| OTHER_KINDS.contains(&c))
+}
+
 /// Whether the file at `path` may be an agent by its frontmatter alone: Markdown that is no
 /// skill's `SKILL.md`, lies in no `commands/` folder and is not directly in an `agents/` one
 /// (those are known by their folder). The client finds agents in subfolders of `agents/` too
@@ -657,8 +675,11 @@ fn bare_kind(
         return None;
     }
     // A slash invokes (`/code-review`): a command or a skill, not a rule or a document of the
-    // name.
-    if cue & cue::SLASH != 0 && entity == Entity::Other {
+    // name. Except a Markdown file whose own compound stem is invoked, outside a documentation
+    // site: a collection of commands kept in folders of its own (`tools/test-harness.md`,
+    // installed into the client's commands folder) is invoked so; where a command of the name
+    // exists too, that one is preferred (`decide_hinted`).
+    if cue & cue::SLASH != 0 && entity == Entity::Other && !invoked_as_command(path, m.name) {
         return None;
     }
     // Inside a skill's own folder its name means the skill.
@@ -1518,6 +1539,54 @@ mod tests {
             assert_eq!(to("lib/_x.py"), py, "{b:?}");
             assert_eq!(to("lib/app.js"), js, "{b:?}");
         }
+    }
+
+    #[test]
+    fn a_slash_invokes_a_markdown_file_of_a_compound_stem_outside_commands() {
+        assert!(edge_to(d(
+            "README.md",
+            "test-harness",
+            cue::SLASH,
+            None,
+            &["tools/test-harness.md"]
+        ))
+        .is_some());
+        assert_eq!(
+            d(
+                "README.md",
+                "pandoc",
+                cue::SLASH,
+                None,
+                &["tools/pandoc.md"]
+            ),
+            Decision::Weak
+        );
+        assert_eq!(
+            d(
+                "README.md",
+                "test-harness",
+                cue::SLASH,
+                None,
+                &["docs/test-harness.md"]
+            ),
+            Decision::Weak
+        );
+        assert_eq!(
+            d(
+                "README.md",
+                "test-harness",
+                cue::SLASH,
+                None,
+                &["tools/test-harness.py"]
+            ),
+            Decision::Weak
+        );
+        // A command of the name is preferred.
+        let b = ["tools/test-harness.md", "commands/test-harness.md"];
+        assert_eq!(
+            edge_to(d("README.md", "test-harness", cue::SLASH, None, &b)).map(|e| e.0),
+            Some(2)
+        );
     }
 
     #[test]
