@@ -228,6 +228,7 @@ const WORDS: &[&str] = &[
     "\nfunction f (helpers_lib) {}\n",
     "\n# /status\n",
     "\nimport {zeta_mod} from './lib/zeta_mod.js'\nzeta_mod()\n",
+    "\n__all__ = [\"helpers_lib\", \"_x\"]\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

@@ -303,6 +303,10 @@ pub fn never_an_edge(
     if via.is_some() || name.contains(['.', '/']) || cue & cue::IMPORT != 0 {
         return false;
     }
+    // A package's `__init__.py` lists its submodules by name in strings (`lists_submodule`).
+    if cue & cue::LITERAL != 0 && src.rsplit('/').next() == Some("__init__.py") {
+        return false;
+    }
     if cue & cue::CODE_FILE != 0 {
         return true;
     }
@@ -724,6 +728,7 @@ fn bare_kind(
             distinctive
                 && cue & cue::SOURCE == 0
                 && (named || is_compound(m.name) || is_output_style(path))
+                || cue & cue::LITERAL != 0 && lists_submodule(m.src, path, m.name)
         }
     };
     ok.then_some(RefKind::Name)
@@ -751,6 +756,15 @@ fn role_reaches(src: &str, path: &str) -> bool {
 /// Whether the file at `path` lies in a skill folder (`…/skills/x/…`) that also holds `src`.
 fn kept_around(path: &str, src: &str) -> bool {
     unit_under(path, "skills").is_some_and(|unit| is_within(src, unit))
+}
+
+/// Whether `src` is a Python package's `__init__.py` and `path` the module `name` beside it: a
+/// string holding the name alone there lists the submodule (`__all__ = ["setters"]`, a table of
+/// submodules imported lazily).
+fn lists_submodule(src: &str, path: &str, name: &str) -> bool {
+    let (src_dir, src_base) = src.rsplit_once('/').unwrap_or(("", src));
+    let (dir, base) = path.rsplit_once('/').unwrap_or(("", path));
+    src_base == "__init__.py" && dir == src_dir && base.strip_suffix(".py") == Some(name)
 }
 
 /// An output style (`.claude/output-styles/genui.md`): the client selects it by its name.
@@ -1587,6 +1601,27 @@ mod tests {
             edge_to(d("README.md", "test-harness", cue::SLASH, None, &b)).map(|e| e.0),
             Some(2)
         );
+    }
+
+    #[test]
+    fn a_package_lists_its_submodules_by_name() {
+        let lit = cue::SOURCE | cue::LITERAL;
+        let b = ["pkg/filters.py"];
+        assert!(edge_to(d("pkg/__init__.py", "filters", lit, None, &b)).is_some());
+        // Not another package's, nor a module's own strings.
+        assert_eq!(
+            d("other/__init__.py", "filters", lit, None, &b),
+            Decision::Weak
+        );
+        assert_eq!(d("pkg/core.py", "filters", lit, None, &b), Decision::Weak);
+        assert!(!never_an_edge(
+            "pkg/__init__.py",
+            "filters",
+            || false,
+            lit,
+            None
+        ));
+        assert!(never_an_edge("pkg/core.py", "filters", || false, lit, None));
     }
 
     #[test]
