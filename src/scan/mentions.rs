@@ -995,18 +995,13 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Men
         };
         let via = by_path.unwrap_or_else(|| bare.to_string());
         let s = at + spec.len() - last.len();
-        found.push((
-            Mention {
-                name: id,
-                line: line_of(s),
-                text: String::new(),
-                start: s,
-                end: s + stem.len(),
-            },
-            Cue {
-                bits: cue::CODE_FILE | cue::IMPORT,
-                via: Some(via),
-            },
+        found.push(code_mention(
+            id,
+            line_of(s),
+            s,
+            s + stem.len(),
+            cue::IMPORT,
+            via,
         ));
     }
     let bindings = cue::script_bindings(bytes);
@@ -1041,21 +1036,34 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Men
             shows_word(&bytes[ls..le], stem.as_bytes(), true)
         };
         for (s, e) in uses.into_iter().filter(|(s, _)| shows(*s)) {
-            found.push((
-                Mention {
-                    name: id,
-                    line: line_of(s),
-                    text: String::new(),
-                    start: s,
-                    end: e,
-                },
-                Cue {
-                    bits: cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED,
-                    via: Some(via.to_string()),
-                },
-            ));
+            let bits = cue::IMPORT | cue::QUALIFIED;
+            found.push(code_mention(id, line_of(s), s, e, bits, via.to_string()));
         }
     }
+}
+
+/// A mention a code file makes through a module path `via` (an import, a use), its text filled
+/// in later.
+fn code_mention(
+    id: u32,
+    line: u32,
+    start: usize,
+    end: usize,
+    bits: u32,
+    via: String,
+) -> (Mention, Cue) {
+    let mention = Mention {
+        name: id,
+        line,
+        text: String::new(),
+        start,
+        end,
+    };
+    let cue = Cue {
+        bits: cue::CODE_FILE | bits,
+        via: Some(via),
+    };
+    (mention, cue)
 }
 
 /// Whether `line` shows `name` (any case) as a word of its own: not inside a longer one, nor

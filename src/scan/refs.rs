@@ -1557,50 +1557,22 @@ mod tests {
 
     #[test]
     fn a_slash_invokes_a_markdown_file_of_a_compound_stem_outside_commands() {
-        assert!(edge_to(d(
-            "README.md",
-            "test-harness",
-            cue::SLASH,
-            None,
-            &["tools/test-harness.md"]
-        ))
-        .is_some());
+        let invoked = |name: &str, bearer: &str| d("README.md", name, cue::SLASH, None, &[bearer]);
+        assert!(edge_to(invoked("test-harness", "tools/test-harness.md")).is_some());
+        // A one-word stem, a documentation page, a file that is no Markdown: not invoked.
+        assert_eq!(invoked("pandoc", "tools/pandoc.md"), Decision::Weak);
         assert_eq!(
-            d(
-                "README.md",
-                "pandoc",
-                cue::SLASH,
-                None,
-                &["tools/pandoc.md"]
-            ),
+            invoked("test-harness", "docs/test-harness.md"),
             Decision::Weak
         );
         assert_eq!(
-            d(
-                "README.md",
-                "test-harness",
-                cue::SLASH,
-                None,
-                &["docs/test-harness.md"]
-            ),
-            Decision::Weak
-        );
-        assert_eq!(
-            d(
-                "README.md",
-                "test-harness",
-                cue::SLASH,
-                None,
-                &["tools/test-harness.py"]
-            ),
+            invoked("test-harness", "tools/test-harness.py"),
             Decision::Weak
         );
         // A command of the name is preferred.
         let b = ["tools/test-harness.md", "commands/test-harness.md"];
-        assert_eq!(
-            edge_to(d("README.md", "test-harness", cue::SLASH, None, &b)).map(|e| e.0),
-            Some(2)
-        );
+        let to = edge_to(d("README.md", "test-harness", cue::SLASH, None, &b)).map(|e| e.0);
+        assert_eq!(to, Some(2));
     }
 
     #[test]
