@@ -77,7 +77,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     folder_links(matcher, bytes, path, &mut out);
     generic_paths(matcher, bytes, path, &mut out);
     if langs.base() == Some(cue::Lang::Script) {
-        script_uses(matcher, bytes, path, &mut out);
+        script_uses(matcher, bytes, &mut out);
     }
     if python {
         qualified(matcher, bytes, &long_strings, &mut out);
@@ -963,38 +963,30 @@ fn qualified(
 /// from './context.js'`): each names the module, as Python's qualified uses do. Under another
 /// name (`const Koa = require('..')`) a line shows no name of the file, and the import line is
 /// the reference. A file that declares the name again (a parameter, a local) says nothing by it.
-fn script_uses(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Mention, Cue)>) {
+fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
     let breaks: Vec<usize> = memchr::memchr_iter(b'\n', bytes).collect();
     let line_of = |at: usize| breaks.partition_point(|&p| p < at) as u32 + 1;
     // A compiled module's name for a source of another extension: TypeScript imports
     // `./errors/HTTPError.js` to mean `HTTPError.ts`. Where no file bears the written file name,
     // its stem is the module's name, through the written path without the extension.
-    for (at, spec) in cue::script_specs(bytes) {
-        let last = spec.rsplit('/').next().unwrap_or(&spec);
-        let Some((stem, ext)) = last.rsplit_once('.') else {
-            continue;
-        };
-        if stem.is_empty()
-            || !matches!(ext, "js" | "mjs" | "cjs" | "jsx")
-            || matcher.id_of(last).is_some()
+    for (at, spec, stem) in compiled_specs(bytes) {
+        if matcher
+            .id_of(spec.rsplit('/').next().unwrap_or(&spec))
+            .is_some()
         {
             continue;
         }
-        let bare = &spec[..spec.len() - ext.len() - 1];
-        // The source the compiled name stands for, by its path (resolution is then exact).
-        let by_path = super::refs::join_normal(dir_of(path), bare).and_then(|p| {
-            ["ts", "tsx", "mts", "cts"]
-                .iter()
-                .map(|x| format!("{p}.{x}"))
-                .find(|full| matcher.id_of(full).is_some())
-        });
-        // Named on the line by its stem, which the evidence shows. (An index file is known by
-        // its path only, which the line does not show: `./lib/index.js` is not followed.)
-        let Some(id) = matcher.id_of(stem) else {
+        // The extension's dot: the stem before it is not empty.
+        let bare = &spec[..spec.rfind('.').unwrap_or(spec.len())];
+        // Named on the line by its stem, which the evidence shows, through the written path:
+        // resolution finds the module of the importer's language there. (An index file is
+        // known by its path only, which the line does not show: `./lib/index.js` is not
+        // followed.) Only names the file shows decide, so an incremental scan finds the same.
+        let Some(id) = matcher.id_of(&stem) else {
             continue;
         };
-        let via = by_path.unwrap_or_else(|| bare.to_string());
-        let s = at + spec.len() - last.len();
+        let via = bare.to_string();
+        let s = at + bare.len() - stem.len();
         found.push(code_mention(
             id,
             line_of(s),
@@ -1040,6 +1032,30 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Men
             found.push(code_mention(id, line_of(s), s, e, bits, via.to_string()));
         }
     }
+}
+
+/// A script's relative specifiers written with a compiled extension (`./errors/HTTPError.js`,
+/// `.mjs`, `.cjs`, `.jsx`): where each starts, the specifier, and its stem (`HTTPError`), which
+/// TypeScript's source of the module bears.
+fn compiled_specs(bytes: &[u8]) -> Vec<(usize, String, String)> {
+    cue::script_specs(bytes)
+        .into_iter()
+        .filter_map(|(at, spec)| {
+            let last = spec.rsplit('/').next().unwrap_or(&spec);
+            let (stem, ext) = last.rsplit_once('.')?;
+            (!stem.is_empty() && matches!(ext, "js" | "mjs" | "cjs" | "jsx"))
+                .then(|| (at, spec.clone(), stem.to_string()))
+        })
+        .collect()
+}
+
+/// The stems of `compiled_specs`: names a script shows only before an extension, which no
+/// matcher finds as whole names (an incremental scan must know them: `chained_words`).
+fn compiled_stems(bytes: &[u8]) -> Vec<String> {
+    compiled_specs(bytes)
+        .into_iter()
+        .map(|(_, _, s)| s)
+        .collect()
 }
 
 /// A mention a code file makes through a module path `via` (an import, a use), its text filled
@@ -1181,8 +1197,10 @@ fn chain_words(bytes: &[u8], mut end: usize) -> Vec<(&str, usize)> {
 /// submodules its imported classes may be namesakes of (`environment` for `from jinja2 import
 /// Environment`, `process` for `multiprocessing.Process`, `namesake_submodule`).
 pub fn chained_words(bytes: &[u8], path: &str) -> Vec<String> {
-    if cue::FileLangs::of(path, bytes).base() != Some(cue::Lang::Python) {
-        return Vec::new();
+    match cue::FileLangs::of(path, bytes).base() {
+        Some(cue::Lang::Python) => {}
+        Some(cue::Lang::Script) => return compiled_stems(bytes),
+        _ => return Vec::new(),
     }
     let upper = |w: &str| w.as_bytes().first().is_some_and(u8::is_ascii_uppercase);
     let mut out = Vec::new();
