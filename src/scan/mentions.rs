@@ -1192,10 +1192,11 @@ fn chain_words(bytes: &[u8], mut end: usize) -> Vec<(&str, usize)> {
     out
 }
 
-/// The words a Python file may name a module by that are not written as whole names: the
-/// namespaces of qualified uses' chains (`generator` in `email.generator.X`), and the
-/// submodules its imported classes may be namesakes of (`environment` for `from jinja2 import
-/// Environment`, `process` for `multiprocessing.Process`, `namesake_submodule`).
+/// The words a file may name a module by that are not written as whole names: in Python, the
+/// words of qualified uses' chains (`generator` in `email.generator.X`, a private `_x` in
+/// `m._x-`), and the submodules its imported classes may be namesakes of (`environment` for
+/// `from jinja2 import Environment`, `process` for `multiprocessing.Process`,
+/// `namesake_submodule`); in a script, the stems of compiled names (`compiled_stems`).
 pub fn chained_words(bytes: &[u8], path: &str) -> Vec<String> {
     match cue::FileLangs::of(path, bytes).base() {
         Some(cue::Lang::Python) => {}
@@ -1209,13 +1210,11 @@ pub fn chained_words(bytes: &[u8], path: &str) -> Vec<String> {
         if upper(last) {
             out.push(last.to_ascii_lowercase());
         }
+        // Every word of a chain: `qualified` looks each up (a namespace, a private name, the
+        // last word as a value), so a matcher built from a file's own words needs them all.
         for (_, e) in cue::qualified_uses(bytes, &b.bound) {
-            let words = chain_words(bytes, e);
-            let namespaces = words.len().saturating_sub(1);
-            for (i, (w, _)) in words.into_iter().enumerate() {
-                if i < namespaces {
-                    out.push(w.to_string());
-                }
+            for (w, _) in chain_words(bytes, e) {
+                out.push(w.to_string());
                 if upper(w) {
                     out.push(w.to_ascii_lowercase());
                 }
