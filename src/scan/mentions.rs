@@ -964,52 +964,41 @@ fn qualified(
 /// name (`const Koa = require('..')`) a line shows no name of the file, and the import line is
 /// the reference. A file that declares the name again (a parameter, a local) says nothing by it.
 fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
+    let compiled = compiled_specs(bytes);
+    let bindings = cue::script_bindings(bytes);
+    if compiled.is_empty() && bindings.is_empty() {
+        return;
+    }
     let breaks: Vec<usize> = memchr::memchr_iter(b'\n', bytes).collect();
     let line_of = |at: usize| breaks.partition_point(|&p| p < at) as u32 + 1;
     // A compiled module's name for a source of another extension: TypeScript imports
     // `./errors/HTTPError.js` to mean `HTTPError.ts`. Where no file bears the written file name,
-    // its stem is the module's name, through the written path without the extension.
-    for (at, spec, stem) in compiled_specs(bytes) {
-        if matcher
-            .id_of(spec.rsplit('/').next().unwrap_or(&spec))
-            .is_some()
-        {
+    // its stem is the module's name, through the written path without the extension. Only
+    // names the file shows decide, so an incremental scan finds the same. (An index file is
+    // known by its path only, which the line does not show: `./lib/index.js` is not followed.)
+    for (at, spec) in compiled {
+        let (last, stem, bare) = spec_parts(&spec);
+        if matcher.id_of(last).is_some() {
             continue;
         }
-        // The extension's dot: the stem before it is not empty.
-        let bare = &spec[..spec.rfind('.').unwrap_or(spec.len())];
-        // Named on the line by its stem, which the evidence shows, through the written path:
-        // resolution finds the module of the importer's language there. (An index file is
-        // known by its path only, which the line does not show: `./lib/index.js` is not
-        // followed.) Only names the file shows decide, so an incremental scan finds the same.
-        let Some(id) = matcher.id_of(&stem) else {
+        let Some(id) = matcher.id_of(stem) else {
             continue;
         };
-        let via = bare.to_string();
         let s = at + bare.len() - stem.len();
-        found.push(code_mention(
+        let m = code_mention(
             id,
             line_of(s),
             s,
             s + stem.len(),
             cue::IMPORT,
-            via,
-        ));
-    }
-    let bindings = cue::script_bindings(bytes);
-    if bindings.is_empty() {
-        return;
+            bare.to_string(),
+        );
+        found.push(m);
     }
     let binding_lines: std::collections::HashSet<usize> =
         bindings.iter().map(|b| b.line_start).collect();
     for b in &bindings {
-        let last = b.spec.rsplit('/').next().unwrap_or(&b.spec);
-        let (stem, via) = match last.rsplit_once('.') {
-            Some((stem, ext)) if !stem.is_empty() && cue::is_script_ext(ext) => {
-                (stem, &b.spec[..b.spec.len() - ext.len() - 1])
-            }
-            _ => (last, b.spec.as_str()),
-        };
+        let (_, stem, via) = spec_parts(&b.spec);
         if !stem.eq_ignore_ascii_case(&b.bound) {
             continue;
         }
@@ -1034,17 +1023,29 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
     }
 }
 
+/// A specifier's last component, its stem and the specifier without a script extension
+/// (`../errors/HTTPError.js` → `HTTPError.js`, `HTTPError`, `../errors/HTTPError`); a last
+/// component without one is its own stem (`./only`).
+fn spec_parts(spec: &str) -> (&str, &str, &str) {
+    let last = spec.rsplit('/').next().unwrap_or(spec);
+    match last.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() && cue::is_script_ext(ext) => {
+            (last, stem, &spec[..spec.len() - ext.len() - 1])
+        }
+        _ => (last, last, spec),
+    }
+}
+
 /// A script's relative specifiers written with a compiled extension (`./errors/HTTPError.js`,
-/// `.mjs`, `.cjs`, `.jsx`): where each starts, the specifier, and its stem (`HTTPError`), which
-/// TypeScript's source of the module bears.
-fn compiled_specs(bytes: &[u8]) -> Vec<(usize, String, String)> {
+/// `.mjs`, `.cjs`, `.jsx`), which TypeScript's source of the module is imported by: where each
+/// starts, and the specifier.
+fn compiled_specs(bytes: &[u8]) -> Vec<(usize, String)> {
     cue::script_specs(bytes)
         .into_iter()
-        .filter_map(|(at, spec)| {
-            let last = spec.rsplit('/').next().unwrap_or(&spec);
-            let (stem, ext) = last.rsplit_once('.')?;
-            (!stem.is_empty() && matches!(ext, "js" | "mjs" | "cjs" | "jsx"))
-                .then(|| (at, spec.clone(), stem.to_string()))
+        .filter(|(_, spec)| {
+            let (last, stem, _) = spec_parts(spec);
+            let ext = last.rsplit_once('.').map_or("", |(_, e)| e);
+            stem != last && matches!(ext, "js" | "mjs" | "cjs" | "jsx")
         })
         .collect()
 }
@@ -1053,8 +1054,8 @@ fn compiled_specs(bytes: &[u8]) -> Vec<(usize, String, String)> {
 /// matcher finds as whole names (an incremental scan must know them: `chained_words`).
 fn compiled_stems(bytes: &[u8]) -> Vec<String> {
     compiled_specs(bytes)
-        .into_iter()
-        .map(|(_, _, s)| s)
+        .iter()
+        .map(|(_, spec)| spec_parts(spec).1.to_string())
         .collect()
 }
 
