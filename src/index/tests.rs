@@ -144,6 +144,7 @@ const WORDS: &[&str] = &[
     "subagent_type: review",
     "data-eng",
     "p:data-eng",
+    "the `data-eng` agent",
     "../references/check.md",
     "./references/check.md",
     "~/.claude/agents/alpha.md",

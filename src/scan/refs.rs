@@ -20,7 +20,8 @@
 //!   any other file (template, list, status) is no name at all. In source code a bare word is an
 //!   identifier of that code: only imports count there.
 //! - Plugins are boundaries: a bare name in `plugins/p/…` does not reach into `plugins/q/…`; a
-//!   namespace `q:name`, a key or a path does.
+//!   namespace `q:name`, a key or a path does, and a cued name of an agent or a skill that no
+//!   other file bears.
 
 use super::cue;
 use super::resolve::{common_dirs, dir_of, resolve, Nearest, Resolution};
@@ -442,9 +443,12 @@ pub fn decide_hinted(
     }
     // Per mention, not per bearer: a common word's check is a binary search over 40k words.
     let distinctive = is_distinctive(m.name);
+    let only = bearers.len() == 1;
     let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
-        .filter_map(|(id, p)| bare_kind(m, p, distinctive, tree, exists).map(|k| (*id, *p, k)))
+        .filter_map(|(id, p)| {
+            bare_kind(m, p, distinctive, only, tree, exists).map(|k| (*id, *p, k))
+        })
         .collect();
     // Between things of several kinds, the kind said beside the name decides ("the
     // `recover-context` skill" beside a command of the name). Alone, a thing keeps its name
@@ -575,16 +579,28 @@ fn bare_kind(
     m: &Mention<'_>,
     path: &str,
     distinctive: bool,
+    only: bool,
     tree: Tree,
     disk: &dyn Disk,
 ) -> Option<RefKind> {
     let base = path.rsplit('/').next().unwrap_or(path);
     let cue = m.cue;
     // Plugins are boundaries for bare names (file names too: a plugin is installed on its own
-    // and cannot see another's files); a namespace, a key or a path crosses them.
+    // and cannot see another's files); a namespace, a key or a path crosses them. So does a
+    // distinctive name of a skill or an agent no other file of the tree bears: a plugin that
+    // depends on another invokes its skills and agents by name ("the `writing-claude-directives`
+    // skill"). A command is the user's to run; another plugin's guide names it as an example.
     if let (Some(sp), Some(tp)) = (plugin_of(m.src), plugin_of(path)) {
         let ns_ok = m.via.is_some_and(|v| v.strip_suffix(':') == Some(tp));
-        if sp != tp && !ns_ok && cue & cue::KEY == 0 {
+        let unique_thing = only
+            && distinctive
+            && cue & (cue::NAMED | cue::KINDS) != 0
+            && !m.name.contains('.')
+            && matches!(
+                entity_on_disk(path, m.name, disk),
+                Entity::Agent | Entity::Skill
+            );
+        if sp != tp && !ns_ok && cue & cue::KEY == 0 && !unique_thing {
             return None;
         }
     }
@@ -1462,6 +1478,29 @@ mod tests {
             &b
         ))
         .is_some());
+    }
+
+    #[test]
+    fn a_cued_name_of_a_unique_agent_or_skill_crosses_plugins() {
+        let b = ["plugins/a/agents/data-engineer.md"];
+        let code = cue::CODE | cue::AS_AGENT;
+        assert!(edge_to(d("plugins/b/x.md", "data-engineer", code, None, &b)).is_some());
+        // Bare, it stays in its plugin; borne twice, neither copy is meant; a command is not
+        // invoked across.
+        assert_eq!(
+            d("plugins/b/x.md", "data-engineer", 0, None, &b),
+            Decision::Weak
+        );
+        let two = [
+            "plugins/a/agents/data-engineer.md",
+            "plugins/c/agents/data-engineer.md",
+        ];
+        assert!(edge_to(d("plugins/b/x.md", "data-engineer", code, None, &two)).is_none());
+        let cmd = ["plugins/a/commands/publish-site.md"];
+        assert_eq!(
+            d("plugins/b/x.md", "publish-site", cue::CODE, None, &cmd),
+            Decision::Weak
+        );
     }
 
     #[test]
