@@ -73,8 +73,9 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // subfolders, a folder's file by link or drawing, a skill's name in code (seventh); 6:
         // a Python import names its module, not the packages on the way (eighth); 7: a
         // document's one-word stem needs a cue, relative imports are exact (ninth); 8: a
-        // documentation site's pages are no things, a thing's bare name is the thing's (tenth).
-        "rules": 8,
+        // documentation site's pages are no things, a thing's bare name is the thing's (tenth);
+        // 9: names bound through a package's entry point, cued names across plugins (eleventh).
+        "rules": 9,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -137,6 +137,12 @@ SELECT name FROM names WHERE file_id = ?1 AND kind = 'frontmatter' LIMIT 1
 -- Ids of files with an unresolved mention of name ?1.
 SELECT DISTINCT src_id FROM mentions WHERE name = ?1
 
+-- name: ENTRY_NAMES
+-- The names of mentions and edges bound through a package's entry point (`cue::ENTRY`, bit 31).
+SELECT name FROM mentions WHERE cue & 2147483648 != 0
+UNION
+SELECT name FROM edges WHERE cue & 2147483648 != 0
+
 -- name: MENTIONS_OF_NAME
 -- `(src_id, src path, line, text, cue, via)` of the unresolved mentions of name ?1 (`via` is
 -- stored as '' where none was written).

@@ -118,6 +118,8 @@ const PATHS: &[&str] = &[
     ".claude/lib/helpers_lib.js",
     // A TypeScript source its importers name by the compiled `.js`.
     ".claude/lib/zeta_mod.ts",
+    // A package's entry point, whose exports decide what a name bound through it is.
+    ".claude/lib/index.js",
 ];
 
 const WORDS: &[&str] = &[
@@ -230,6 +232,11 @@ const WORDS: &[&str] = &[
     "\n# /status\n",
     "\nimport {zeta_mod} from './lib/zeta_mod.js'\nzeta_mod()\n",
     "\n__all__ = [\"helpers_lib\", \"_x\"]\n",
+    // An entry point's exports, and names bound through it (one over several lines).
+    "\nmodule.exports = require('./helpers_lib')\n",
+    "\nexport {zeta_mod} from './zeta_mod.js'\n",
+    "\nconst helpers_lib = require('./lib/index.js')\nhelpers_lib()\n",
+    "\nimport {\n  zeta_mod,\n} from './lib/index.js'\n// a zeta_mod test\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name
@@ -479,6 +486,56 @@ fn a_folder_coming_or_going_re_decides_the_paths_written_through_it() -> Result<
     for by_paths in [false, true] {
         check_sequence(&initial, &[Op::Binary(1), Op::Delete(1)], by_paths)?;
     }
+    Ok(())
+}
+
+#[test]
+fn an_entry_point_changing_re_decides_the_names_bound_through_it() -> Result<()> {
+    let at = |p: &str| {
+        PATHS
+            .iter()
+            .position(|x| *x == p)
+            .unwrap_or_else(|| panic!("{p}"))
+    };
+    let (app, module, entry) = (
+        at(".claude/app.js"),
+        at(".claude/lib/helpers_lib.js"),
+        at(".claude/lib/index.js"),
+    );
+    let exports = "module.exports = require('./helpers_lib')\n".to_string();
+    let initial = vec![
+        (
+            app,
+            "const helpers_lib = require('./lib/index.js')\nhelpers_lib()\n".to_string(),
+        ),
+        (module, "module.exports = 1\n".to_string()),
+        (entry, exports.clone()),
+    ];
+    // The entry exports the module, then its own value, then the module again, then is gone:
+    // only the entry changes, never the file that binds the name.
+    for by_paths in [false, true] {
+        let ops = [
+            Op::Write(entry, "module.exports = 2\n".into()),
+            Op::Write(entry, exports.clone()),
+            Op::Delete(entry),
+        ];
+        check_sequence(&initial, &ops, by_paths)?;
+    }
+    // And the first state has the edge the rule gives (else the sequence proves nothing).
+    let dir = tempfile::tempdir()?;
+    let mut tick = 0;
+    for (i, c) in &initial {
+        perform(dir.path(), &Op::Write(*i, c.clone()), &mut tick);
+    }
+    let ctx = ctx_with_db(dir.path(), "x.db")?;
+    run(&ctx, &IndexOptions::default())?;
+    let edges = dump(&ctx)?.3;
+    assert!(
+        edges
+            .iter()
+            .any(|e| e.0 == ".claude/app.js" && e.1 == ".claude/lib/helpers_lib.js" && e.3 == 2),
+        "{edges:?}"
+    );
     Ok(())
 }
 

@@ -96,6 +96,11 @@ pub const SHELL_WORD: u32 = 1 << 29;
 /// by an import statement: from the root as an import would be, else the package's own.
 pub const PROSE_MODULE: u32 = 1 << 30;
 
+/// Bound through a package's entry point (`const express = require('../')`, `import
+/// {HTTPError} from '../source/index.js'`): the name is the module of that package bearing
+/// it, which the entry exports.
+pub const ENTRY: u32 = 1 << 31;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u32 = 1 << 23;
 
@@ -1033,6 +1038,8 @@ pub struct ScriptBinding {
     pub spec: String,
     /// Where the binding's line starts in the file.
     pub line_start: usize,
+    /// Where its statement ends (the end of its last line: `import {` may span lines).
+    pub end: usize,
 }
 
 /// The names a script binds to relative modules, one line at a time: `const x =
@@ -1057,11 +1064,13 @@ pub fn script_bindings(hay: &[u8]) -> Vec<ScriptBinding> {
                     bound,
                     spec: spec.clone(),
                     line_start: ls,
+                    end: ls + line.len(),
                 });
             }
         }
     }
     for (ls, line) in lines_holding(hay, b"import ") {
+        let line = import_statement(hay, ls, line);
         let body = line.trim_ascii_start();
         let Some(clause) = body.strip_prefix(b"import ") else {
             continue;
@@ -1096,10 +1105,39 @@ pub fn script_bindings(hay: &[u8]) -> Vec<ScriptBinding> {
                 bound,
                 spec: spec.clone(),
                 line_start: ls,
+                end: ls + line.len(),
             });
         }
     }
     out
+}
+
+/// An import statement from its first line (`line`, starting at `ls`): the line, or up to
+/// the line that closes its braces when it opens them without (`import {` on a line of its
+/// own, one name a line, `} from './m.js'`).
+fn import_statement<'h>(hay: &'h [u8], ls: usize, line: &'h [u8]) -> &'h [u8] {
+    if !line.contains(&b'{') || line.contains(&b'}') {
+        return line;
+    }
+    // A statement of names, not a block: a few dozen lines at most.
+    let rest = &hay[ls..];
+    let mut end = line.len();
+    for _ in 0..100 {
+        let Some(next) = memchr::memchr(b'\n', &rest[end..]).map(|i| end + i) else {
+            return line;
+        };
+        let next_end =
+            memchr::memchr(b'\n', &rest[next + 1..]).map_or(rest.len(), |i| next + 1 + i);
+        let l = &rest[next + 1..next_end];
+        if l.contains(&b'{') || l.contains(&b';') && !l.contains(&b'}') {
+            return line;
+        }
+        end = next_end;
+        if l.contains(&b'}') {
+            return &rest[..end];
+        }
+    }
+    line
 }
 
 /// An extension a script's specifier may carry (`./x.js`, `./x.mjs`).
@@ -1113,11 +1151,14 @@ pub fn is_script_ext(ext: &str) -> bool {
 /// The code uses of `bound` in a script, outside the lines that bind it (`binding_lines`, by
 /// their start): calls, member accesses, values. `None` when the file declares the name
 /// again (`function f(bound)`, `const bound =`, `(bound) =>`): then its uses are not the
-/// module's alone.
+/// module's alone. With `prose`, the name in a comment or a string counts too (a test's
+/// title, a doc comment's code span: said of a distinctive name such as `HTTPError`), unless
+/// the string is a lower-case name alone.
 pub fn script_uses_of(
     hay: &[u8],
     bound: &str,
     binding_lines: &std::collections::HashSet<usize>,
+    prose: bool,
 ) -> Option<Vec<(usize, usize)>> {
     let mut out = Vec::new();
     for at in memchr::memmem::find_iter(hay, bound.as_bytes()) {
@@ -1136,6 +1177,16 @@ pub fn script_uses_of(
         let line = &hay[ls..le];
         let (s, e) = (at - ls, end - ls);
         if in_comment_or_string(line, s, e, Lang::Script) || in_regex(line, s) {
+            // A string that is a lower-case name alone is a value (a view engine registered
+            // as `'tmpl'`), not a sentence about the module; a class's (`name:
+            // 'TimeoutError'`) is the class's name, as errors tell their type.
+            let value = s > 0
+                && matches!(line[s - 1], b'\'' | b'"' | b'`')
+                && line.get(e) == Some(&line[s - 1])
+                && !bound.starts_with(|c: char| c.is_ascii_uppercase());
+            if prose && !value {
+                out.push((at, end));
+            }
             continue;
         }
         let after = line[e..].trim_ascii_start();
@@ -1310,6 +1361,8 @@ fn braced_names(braced: &[u8], rename: &[u8]) -> Vec<String> {
         .split(|b| *b == b',')
         .filter_map(|entry| {
             let entry = entry.trim_ascii();
+            // TypeScript's inline type import (`{type Options}`).
+            let entry = entry.strip_prefix(b"type ").unwrap_or(entry).trim_ascii();
             let local = match memchr::memmem::rfind(entry, rename) {
                 Some(r) => &entry[r + rename.len()..],
                 None => entry,
@@ -1654,7 +1707,7 @@ y = { tally: 1 }; z = o.tally\n\
 s = 'tally'\n\
 assert.match(out, /--tally/)\n\
 app.all('/x/:id{/:op}', tally)\n";
-        let got = script_uses_of(src, "tally", &lines).unwrap_or_default();
+        let got = script_uses_of(src, "tally", &lines, false).unwrap_or_default();
         let at: Vec<&[u8]> = got.iter().map(|(s, e)| &src[*s..*e]).collect();
         assert_eq!(got.len(), 3, "{got:?}");
         assert!(at.iter().all(|w| *w == b"tally"));
@@ -1665,7 +1718,11 @@ app.all('/x/:id{/:op}', tally)\n";
             b"const tally = require('./tally')\ntally = 3\n",
             b"import {tally} from './tally.js'\nconst f = (x, tally: T) => x\n",
         ] {
-            assert_eq!(script_uses_of(shadow, "tally", &lines), None, "{shadow:?}");
+            assert_eq!(
+                script_uses_of(shadow, "tally", &lines, false),
+                None,
+                "{shadow:?}"
+            );
         }
         // A type annotation or a cast in a parameter list names the module's class.
         for typed in [
@@ -1674,11 +1731,46 @@ app.all('/x/:id{/:op}', tally)\n";
             b"import {Tally} from './Tally.js'\nconst e: Tally = new Tally()\n",
         ] {
             assert_eq!(
-                script_uses_of(typed, "Tally", &lines).map(|u| u.len()),
+                script_uses_of(typed, "Tally", &lines, false).map(|u| u.len()),
                 Some(2),
                 "{typed:?}"
             );
         }
+    }
+
+    #[test]
+    fn an_import_over_several_lines_binds_each_name_it_lists() {
+        let src = b"import {\n  HTTPError,\n  type Options,\n} from '../source/index.js';\nx()\n";
+        let got: Vec<(String, String, usize)> = script_bindings(src)
+            .into_iter()
+            .map(|b| (b.bound, b.spec, b.end))
+            .collect();
+        let end = src.iter().position(|b| *b == b';').unwrap_or(0) + 1;
+        assert_eq!(
+            got,
+            vec![
+                ("HTTPError".into(), "../source/index.js".into(), end),
+                ("Options".into(), "../source/index.js".into(), end),
+            ]
+        );
+        // A block that opens braces is no import statement.
+        assert!(script_bindings(b"import x from './x'\nif (a) {\n}\n").len() == 1);
+    }
+
+    #[test]
+    fn a_distinctive_name_counts_in_a_scripts_prose_too() {
+        let src = b"import {HTTPError} from './HTTPError.js'\n\
+                    test('HTTPError handles it', t => {})\n\
+                    // thrown as HTTPError\n\
+                    const n = 'HTTPError'\n\
+                    const v = 'tmpl'\n";
+        let lines: std::collections::HashSet<usize> = [0].into_iter().collect();
+        let count = |name: &str, prose| script_uses_of(src, name, &lines, prose).map(|u| u.len());
+        assert_eq!(count("HTTPError", false), Some(0));
+        // The title, the comment, the class's name as a string.
+        assert_eq!(count("HTTPError", true), Some(3));
+        // A lower-case name alone in a string is a value.
+        assert_eq!(count("tmpl", true), Some(0));
     }
 
     #[test]

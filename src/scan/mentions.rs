@@ -981,46 +981,104 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
         if matcher.id_of(last).is_some() {
             continue;
         }
-        let Some(id) = matcher.id_of(stem) else {
+        // An index module is known by its folder (`../source/index.js`: `source`), which the
+        // written path shows; the folder is the module's path.
+        let (word, via) = if stem == "index" {
+            let dir = bare[..bare.len() - stem.len()].trim_end_matches('/');
+            let folder = dir.rsplit('/').next().unwrap_or("");
+            if folder.is_empty() || folder.starts_with('.') {
+                continue;
+            }
+            (folder, dir)
+        } else {
+            (stem, bare)
+        };
+        let Some(id) = matcher.id_of(word) else {
             continue;
         };
-        let s = at + bare.len() - stem.len();
+        let s = at + via.len() - word.len();
+        // The word as the matcher found it there (a folder inside a longer path) is this.
+        found.retain(|(o, _)| (o.start, o.name) != (s, id));
         let m = code_mention(
             id,
             line_of(s),
             s,
-            s + stem.len(),
+            s + word.len(),
             cue::IMPORT,
-            bare.to_string(),
+            via.to_string(),
         );
         found.push(m);
     }
-    let binding_lines: std::collections::HashSet<usize> =
-        bindings.iter().map(|b| b.line_start).collect();
+    let binding_lines: std::collections::HashSet<usize> = bindings
+        .iter()
+        .flat_map(|b| {
+            let inner = memchr::memchr_iter(b'\n', &bytes[b.line_start..b.end]);
+            std::iter::once(b.line_start).chain(inner.map(|i| b.line_start + i + 1))
+        })
+        .collect();
     for b in &bindings {
         let (_, stem, via) = spec_parts(&b.spec);
-        if !stem.eq_ignore_ascii_case(&b.bound) {
+        let entry = is_entry(&b.spec);
+        if !stem.eq_ignore_ascii_case(&b.bound) && !entry {
             continue;
         }
-        let Some(id) = matcher.id_of(stem) else {
+        // Through an entry point the bound name is the module's own name, as written.
+        let name = if entry { b.bound.as_str() } else { stem };
+        let Some(id) = matcher.id_of(name) else {
             continue;
         };
-        let Some(uses) = cue::script_uses_of(bytes, &b.bound, &binding_lines) else {
+        // A distinctive name (`HTTPError`) is the module's in the file's prose too.
+        let prose = matcher.is_distinctive(id);
+        let Some(uses) = cue::script_uses_of(bytes, &b.bound, &binding_lines, prose) else {
             continue;
         };
+        let entry_bit = if entry { cue::ENTRY } else { 0 };
+        if entry {
+            // The binding line is the import: the line shows the module's name only there.
+            if let Some(s) = word_at(&bytes[b.line_start..b.end], b.bound.as_bytes()) {
+                let s = b.line_start + s;
+                let bits = cue::IMPORT | entry_bit;
+                found.push(code_mention(
+                    id,
+                    line_of(s),
+                    s,
+                    s + name.len(),
+                    bits,
+                    via.to_string(),
+                ));
+            }
+        }
         // As Python's: a line where the name only heads a dotted word (`helpers.mixin(x)`) or
         // is part of a hyphenated one (`'missing-provenance'`) shows no name of the file
         // alone; the import line is the reference.
         let shows = |at: usize| {
             let ls = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
             let le = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
-            shows_word(&bytes[ls..le], stem.as_bytes(), true)
+            shows_word(&bytes[ls..le], name.as_bytes(), true)
         };
         for (s, e) in uses.into_iter().filter(|(s, _)| shows(*s)) {
-            let bits = cue::IMPORT | cue::QUALIFIED;
+            let bits = cue::IMPORT | cue::QUALIFIED | entry_bit;
             found.push(code_mention(id, line_of(s), s, e, bits, via.to_string()));
         }
     }
+}
+
+/// Whether a specifier names a package's entry point, not a module: a folder (`..`, `../`,
+/// `../..`) or its index (`../source/index.js`).
+fn is_entry(spec: &str) -> bool {
+    let (last, stem, _) = spec_parts(spec);
+    matches!(last, "" | "." | "..") || stem == "index"
+}
+
+/// Where `name` first stands as a word of its own in `line` (any case, not inside a longer
+/// identifier nor after a dot).
+fn word_at(line: &[u8], name: &[u8]) -> Option<usize> {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    memchr::memmem::find_iter(line, name).find(|&i| {
+        let end = i + name.len();
+        (i == 0 || !word(line[i - 1]) && line[i - 1] != b'.')
+            && line.get(end).is_none_or(|b| !word(*b))
+    })
 }
 
 /// A specifier's last component, its stem and the specifier without a script extension

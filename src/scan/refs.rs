@@ -238,6 +238,10 @@ pub trait Disk {
     fn is_agent(&self, _path: &str) -> bool {
         false
     }
+    /// The text of a small file (a package's entry point), if it can be read.
+    fn text(&self, _path: &str) -> Option<std::sync::Arc<str>> {
+        None
+    }
 }
 
 /// A bare probe: what a path is, no frontmatter.
@@ -388,7 +392,11 @@ pub fn decide_hinted(
         } else {
             RefKind::Path
         };
-        let d = decide_path(m, via, kind, bearers, tree, exists);
+        let d = if m.cue & cue::ENTRY != 0 {
+            decide_entry(m, via, kind, bearers, exists)
+        } else {
+            decide_path(m, via, kind, bearers, tree, exists)
+        };
         // An invocation's path of commands that leads nowhere (`/project:tm/learn`, the
         // command since moved): its last word, invoked.
         if d == Decision::Weak && m.cue & cue::SLASH != 0 && via.ends_with(m.name) {
@@ -854,6 +862,111 @@ pub(crate) fn join_normal(dir: &str, via: &str) -> Option<String> {
         }
     }
     Some(out.join("/"))
+}
+
+/// The files a package's folder is entered by, in the order Node and TypeScript try them.
+const ENTRY_FILES: [&str; 6] = [
+    "index.js",
+    "index.ts",
+    "index.mjs",
+    "index.cjs",
+    "index.tsx",
+    "index.jsx",
+];
+
+/// Whether `path` is a package's entry point (`index.js`, `index.ts`, …).
+pub fn is_entry_file(path: &str) -> bool {
+    ENTRY_FILES.contains(&path.rsplit('/').next().unwrap_or(path))
+}
+
+/// Whether the entry point `text` (in the folder `dir`) exports the module at `module` as
+/// `name`: `module.exports = require('./lib/express')` (the whole entry is the module),
+/// `export * from './x.js'`, or `export {HTTPError} from './errors/HTTPError.js'` naming it.
+fn exports(text: &str, dir: &str, module: &str, name: &str) -> bool {
+    let module = module.rsplit_once('.').map_or(module, |(m, _)| m);
+    text.lines().any(|line| {
+        let line = line.trim_start();
+        let whole = line.starts_with("module.exports") && line.contains("require(");
+        let named = line.starts_with("export ")
+            && (line.starts_with("export *")
+                || line.split_once('{').is_some_and(|(_, rest)| {
+                    let braces = rest.split('}').next().unwrap_or("");
+                    braces
+                        .split(',')
+                        .any(|n| n.split_whitespace().last() == Some(name))
+                }));
+        if !whole && !named {
+            return false;
+        }
+        let Some(spec) = line
+            .split(['\'', '"'])
+            .nth(1)
+            .filter(|s| s.starts_with("./") || s.starts_with("../"))
+        else {
+            return false;
+        };
+        let spec = match spec.rsplit_once('.') {
+            Some((stem, ext)) if !stem.ends_with('.') && cue::is_script_ext(ext) => stem,
+            _ => spec,
+        };
+        join_normal(dir, spec).is_some_and(|p| p == module)
+    })
+}
+
+/// A name bound through a package's entry point (`const express = require('../')` in `test/`,
+/// `import {HTTPError} from '../source/index.js'`): the one script under the package's folder
+/// whose stem is the name, the module the entry exports. Two such modules, or none: no edge
+/// (which one the entry exports is the entry's content, not the name's).
+fn decide_entry(
+    m: &Mention<'_>,
+    via: &str,
+    kind: RefKind,
+    bearers: &[(i64, &str)],
+    exists: &dyn Disk,
+) -> Decision {
+    let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
+    let Some(p) = join_normal(src_dir, via) else {
+        return Decision::Weak;
+    };
+    let dir = match p.rsplit_once('/') {
+        Some((d, "index")) => d,
+        None if p == "index" => "",
+        _ => p.as_str(),
+    };
+    let in_dir = |f: &str| {
+        if dir.is_empty() {
+            f.to_string()
+        } else {
+            format!("{dir}/{f}")
+        }
+    };
+    let Some(entry) = ENTRY_FILES
+        .iter()
+        .map(|f| in_dir(f))
+        .find(|e| exists.at(e) == OnDisk::File)
+    else {
+        return Decision::Weak;
+    };
+    let Some(text) = exists.text(&entry) else {
+        return Decision::Weak;
+    };
+    let under = |b: &str| dir.is_empty() || b.strip_prefix(dir).is_some_and(|r| r.starts_with('/'));
+    let stem_is_name = |b: &str| {
+        let base = b.rsplit('/').next().unwrap_or(b);
+        base.rsplit_once('.')
+            .is_some_and(|(stem, _)| stem == m.name)
+    };
+    let mut hits = bearers.iter().filter(|(_, b)| {
+        under(b)
+            && stem_is_name(b)
+            && cue::lang_of(b, b"") == Some(cue::Lang::Script)
+            && exports(&text, dir, b, m.name)
+    });
+    match (hits.next(), hits.next()) {
+        (Some((_, b)), None) if *b == m.src => Decision::Tie,
+        (Some((id, _)), None) => Decision::Edge(*id, Resolution::Unique, kind),
+        _ => Decision::Weak,
+    }
 }
 
 /// Whether the last written component names the file `base`: as written, or without the
@@ -1478,6 +1591,64 @@ mod tests {
             &b
         ))
         .is_some());
+    }
+
+    #[test]
+    fn an_entry_point_exports_a_module_as_a_whole_by_name_or_all() {
+        let e = "'use strict'\nmodule.exports = require('./lib/express')\n";
+        assert!(exports(e, "", "lib/express.js", "express"));
+        assert!(!exports(e, "", "lib/router.js", "router"));
+        let ts = "export {HTTPError} from './errors/HTTPError.js';\n\
+                  export type {KyInstance} from './types/ky.js';\nexport * from './utils/all.js';\n";
+        assert!(exports(
+            ts,
+            "source",
+            "source/errors/HTTPError.ts",
+            "HTTPError"
+        ));
+        // A type the entry re-exports under another name is no export of `ky`.
+        assert!(!exports(ts, "source", "source/types/ky.ts", "ky"));
+        assert!(exports(ts, "source", "source/utils/all.ts", "all"));
+        // An import of the entry's own is no export.
+        assert!(!exports("import {x} from './x.js'\n", "", "x.js", "x"));
+    }
+
+    #[test]
+    fn a_name_bound_through_an_entry_point_is_the_module_it_exports() {
+        struct Pkg(&'static str);
+        impl Disk for Pkg {
+            fn at(&self, p: &str) -> OnDisk {
+                match p {
+                    "index.js" | "lib/express.js" | "lib/view.js" => OnDisk::File,
+                    "lib" | "test" => OnDisk::Dir,
+                    _ => OnDisk::Missing,
+                }
+            }
+            fn text(&self, p: &str) -> Option<std::sync::Arc<str>> {
+                (p == "index.js").then(|| self.0.into())
+            }
+        }
+        let m = |name| Mention {
+            src: "test/app.js",
+            name,
+            cue: cue::CODE_FILE | cue::IMPORT | cue::ENTRY,
+            via: Some(".."),
+        };
+        let b = [
+            (1, "lib/express.js"),
+            (2, "lib/view.js"),
+            (3, "examples/view.js"),
+        ];
+        let pkg = Pkg("module.exports = require('./lib/express')\n");
+        let dec = |name, disk: &Pkg| decide_entry(&m(name), "..", RefKind::Import, &b, disk);
+        assert_eq!(
+            dec("express", &pkg),
+            Decision::Edge(1, Resolution::Unique, RefKind::Import)
+        );
+        // The entry does not export view.js: the name is the entry's own.
+        assert_eq!(dec("view", &pkg), Decision::Weak);
+        // No entry, or one that exports its own value.
+        assert_eq!(dec("express", &Pkg("module.exports = 2\n")), Decision::Weak);
     }
 
     #[test]

@@ -290,6 +290,16 @@ pub(super) fn mention_sources(conn: &Connection, names: &[String]) -> Result<Has
     Ok(out)
 }
 
+/// The names bound through a package's entry point, in mentions and edges.
+pub(super) fn entry_names(conn: &Connection) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(sql::ENTRY_NAMES)?;
+    let names = stmt
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()
+        .context("listing names bound through entry points")?;
+    Ok(names)
+}
+
 /// `(id, path, hash, frontmatter name)` of an indexed file.
 pub(super) type IndexedFile = (i64, String, String, Option<String>);
 

@@ -29,6 +29,7 @@ use super::read::{Work, WorkKind};
 use super::IndexReport;
 use crate::ctx::Ctx;
 use crate::scan::matcher::{Engine, Matcher};
+use crate::scan::refs::is_entry_file;
 use crate::store::sql::index as sql;
 use delta::{indexed_files, mention_sources, without_bearers, NameDelta};
 use resolve::{Bearers, EarlyBuild};
@@ -148,6 +149,18 @@ pub(crate) fn apply(
     } else {
         delta.reresolve()
     };
+    // A package's entry point decides what a name bound through it is (`refs::decide_entry`):
+    // when one comes, changes or goes, every such name is decided again.
+    let entry_touched = plan
+        .added
+        .iter()
+        .map(|e| e.path.as_str())
+        .chain(plan.removed.iter().map(|(_, p)| p.as_str()))
+        .chain(plan.checks.iter().map(|(_, p, _)| p.as_str()))
+        .any(is_entry_file);
+    if !plan.full && entry_touched {
+        reresolve.extend(delta::entry_names(conn)?);
+    }
     let sizes: HashMap<&str, u64> = plan
         .added
         .iter()

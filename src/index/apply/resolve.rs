@@ -90,6 +90,8 @@ pub(super) struct Resolver<'b> {
     probed: Mutex<FnvMap<String, OnDisk>>,
     /// Whether each probed Markdown file declares an agent in its frontmatter, for this run.
     agents: Mutex<FnvMap<String, bool>>,
+    /// The text of each package entry point read, for this run.
+    texts: Texts,
 }
 
 impl<'b> Resolver<'b> {
@@ -110,6 +112,7 @@ impl<'b> Resolver<'b> {
             tree: tree_of(root),
             probed: Mutex::new(FnvMap::default()),
             agents: Mutex::new(FnvMap::default()),
+            texts: Texts::default(),
         }
     }
 
@@ -189,6 +192,10 @@ impl Disk for Resolver<'_> {
     fn is_agent(&self, p: &str) -> bool {
         once_per_run(&self.agents, p, || agent_on_disk(self.root, p))
     }
+
+    fn text(&self, p: &str) -> Option<Arc<str>> {
+        self.texts.read(self.root, p)
+    }
 }
 
 /// `probe()` for the path `p`, asked of the disk once per run.
@@ -213,6 +220,36 @@ pub(crate) struct RootDisk<'a> {
     root: &'a Path,
     probed: Mutex<FnvMap<String, OnDisk>>,
     agents: Mutex<FnvMap<String, bool>>,
+    texts: Texts,
+}
+
+/// Small files' texts read once per run (a package's entry point, which every test of the
+/// package imports).
+#[derive(Default)]
+struct Texts(Mutex<FnvMap<String, Option<Arc<str>>>>);
+
+impl Texts {
+    /// Above this size a file is no entry point of re-exports.
+    const MAX_BYTES: u64 = 256 * 1024;
+
+    fn read(&self, root: &Path, p: &str) -> Option<Arc<str>> {
+        if let Some(t) = self.0.lock().ok().and_then(|m| m.get(p).cloned()) {
+            return t;
+        }
+        let t = (file_exists(root, p) == OnDisk::File)
+            .then(|| std::fs::File::open(root.join(p)).ok())
+            .flatten()
+            .and_then(|f| {
+                use std::io::Read;
+                let mut buf = String::new();
+                f.take(Self::MAX_BYTES).read_to_string(&mut buf).ok()?;
+                Some(Arc::<str>::from(buf))
+            });
+        if let Ok(mut m) = self.0.lock() {
+            m.insert(p.to_string(), t.clone());
+        }
+        t
+    }
 }
 
 impl<'a> RootDisk<'a> {
@@ -221,6 +258,7 @@ impl<'a> RootDisk<'a> {
             root,
             probed: Mutex::new(FnvMap::default()),
             agents: Mutex::new(FnvMap::default()),
+            texts: Texts::default(),
         }
     }
 }
@@ -232,6 +270,10 @@ impl Disk for RootDisk<'_> {
 
     fn is_agent(&self, p: &str) -> bool {
         once_per_run(&self.agents, p, || agent_on_disk(self.root, p))
+    }
+
+    fn text(&self, p: &str) -> Option<Arc<str>> {
+        self.texts.read(self.root, p)
     }
 }
 
