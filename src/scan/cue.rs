@@ -320,6 +320,8 @@ const ENTITY_WORDS: &[(&str, u32)] = &[
     ("agents", AS_AGENT),
     ("subagent", AS_AGENT),
     ("subagents", AS_AGENT),
+    ("sub-agent", AS_AGENT),
+    ("sub-agents", AS_AGENT),
     ("skill", AS_SKILL),
     ("skills", AS_SKILL),
     ("command", AS_COMMAND),
@@ -558,7 +560,9 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         }
     }
     let prev = last_word(before);
-    let next = first_word(trim_decor_start(&line[e..]));
+    // A kind in parentheses says it too (`/dead-code-auditor` (sub-agent)).
+    let after = trim_decor_start(&line[e..]);
+    let next = first_word(after.strip_prefix(b"(").unwrap_or(after));
     let kinds = entity_kind(prev) | entity_kind(next);
     if kinds != 0 {
         cue.bits |= ENTITY | kinds;
@@ -1983,6 +1987,11 @@ app.all('/x/:id{/:op}', tally)\n";
         assert!(has(&c, LABEL), "{c:?}");
         let c = cue("total = base +standup", "standup", "a.py");
         assert!(!has(&c, LABEL), "{c:?}");
+        // A kind said in parentheses after the name, hyphenated too.
+        let c = cue("use `/dead-code` (sub-agent) or not", "dead-code", "a.md");
+        assert!(has(&c, AS_AGENT), "{c:?}");
+        let c = cue("use `/dead-code` (weekly) or not", "dead-code", "a.md");
+        assert!(!has(&c, AS_AGENT), "{c:?}");
         let c = cue(
             "see \"My Notes/release plan.md\".",
             "release plan.md",

@@ -710,6 +710,11 @@ fn bare_kind(
     if cue & cue::SLASH != 0 && entity == Entity::Other && !invoked_as_command(path, m.name) {
         return None;
     }
+    // Nor an agent, which no slash invokes (`/design-review` beside an agent named so is the
+    // command that dispatches it), unless the words beside it say agent.
+    if cue & cue::SLASH != 0 && entity == Entity::Agent && cue & cue::AS_AGENT == 0 {
+        return None;
+    }
     // Inside a skill's own folder its name means the skill.
     // (By its folder's name: the rule `never_an_edge` relies on to drop plain words.)
     let own_folder = folder_named(path, m.name) && inside_folder_of(m.src, path);
@@ -819,6 +824,14 @@ fn inside_folder_of(src: &str, path: &str) -> bool {
 }
 
 /// Whether the file at `path` is known by its folder `name` (`skills/name/SKILL.md`).
+/// Whether the file at `path` is what defines its folder, named `name` (a skill's SKILL.md, a
+/// package's `__init__.py`): not any file of the folder that bears the folder's name otherwise
+/// (an agent whose frontmatter `name:` is the folder's).
+fn defines_named_folder(path: &str, name: &str) -> bool {
+    folder_named(path, name)
+        && super::names::defines_folder(path.rsplit('/').next().unwrap_or(path))
+}
+
 fn folder_named(path: &str, name: &str) -> bool {
     path.rsplit_once('/')
         .and_then(|(dir, _)| dir.rsplit('/').next())
@@ -1147,7 +1160,7 @@ fn decide_path(
     let folder = m.cue & cue::FOLDER != 0;
     let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
-        .filter(|(_, b)| !folder || folder_named(b, m.name))
+        .filter(|(_, b)| !folder || defines_named_folder(b, m.name))
         .filter(|(_, b)| !import || same_lang(b))
         .filter(|(_, b)| agrees(&comps, b, outside, m.name))
         .filter(|(_, b)| !import || relative || import_root_ok(b, &comps, exists))
@@ -1192,7 +1205,7 @@ fn decide_path(
             qualified = bearers
                 .iter()
                 // Written as a folder, it is still a folder: a moved skill's, not a stem's.
-                .filter(|(_, b)| !folder || folder_named(b, m.name))
+                .filter(|(_, b)| !folder || defines_named_folder(b, m.name))
                 .filter(|(_, b)| {
                     let bc: Vec<&str> = b.split('/').collect();
                     last_matches(last, &bc) > 0 || bc.len() >= 2 && bc[bc.len() - 2] == last
@@ -1591,6 +1604,26 @@ mod tests {
             &b
         ))
         .is_some());
+    }
+
+    #[test]
+    fn no_slash_invokes_an_agent_unless_said_so() {
+        let b = [".claude/agents/dead-code.md"];
+        assert_eq!(
+            d("a.md", "dead-code", cue::SLASH | cue::CODE, None, &b),
+            Decision::Weak
+        );
+        let said = cue::SLASH | cue::CODE | cue::ENTITY | cue::AS_AGENT;
+        assert!(edge_to(d("a.md", "dead-code", said, None, &b)).is_some());
+    }
+
+    #[test]
+    fn a_folder_written_as_a_folder_is_the_file_that_defines_it() {
+        assert!(defines_named_folder("skills/x/SKILL.md", "x"));
+        assert!(defines_named_folder("pkg/x/__init__.py", "x"));
+        // An agent in the folder whose frontmatter name is the folder's does not define it.
+        assert!(!defines_named_folder("x/x-agent.md", "x"));
+        assert!(!defines_named_folder("skills/y/SKILL.md", "x"));
     }
 
     #[test]
