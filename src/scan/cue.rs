@@ -330,6 +330,52 @@ const ENTITY_WORDS: &[(&str, u32)] = &[
     ("hooks", AS_HOOK),
 ];
 
+/// Nouns that, right after a name, say it names something that is no file of the tree.
+const OTHER_KINDS: &[&str] = &[
+    "job",
+    "jobs",
+    "target",
+    "targets",
+    "flag",
+    "flags",
+    "option",
+    "options",
+    "variable",
+    "variables",
+    "field",
+    "fields",
+    "column",
+    "columns",
+    "branch",
+    "branches",
+    "endpoint",
+    "endpoints",
+    "event",
+    "events",
+    "property",
+    "properties",
+    "parameter",
+    "parameters",
+    "argument",
+    "arguments",
+    "attribute",
+    "attributes",
+];
+
+/// The word after a pair (`` and `docker` jobs `` after `e2e`): the kind both are.
+fn kind_after_pair(after: &[u8]) -> &[u8] {
+    let w = first_word(after);
+    if !one_of(w, &["and", "or"]) {
+        return b"";
+    }
+    let rest = trim_decor_start(&after[w.len()..]);
+    let other = first_word(rest);
+    if other.is_empty() {
+        return b"";
+    }
+    first_word(trim_decor_start(&rest[other.len()..]))
+}
+
 const KEY_WORDS: &[&str] = &[
     "subagent_type",
     "subagent",
@@ -587,6 +633,11 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         next,
         &["cli", "binary", "library", "libraries", "package", "sdk"],
     ) {
+        cue.bits |= PROGRAM;
+    }
+    // "the `e2e` job", "`e2e` and `docker` jobs", "the `hooks` field": a thing of another kind
+    // (a CI job, a make target, a flag, a field), named as the words after it say.
+    if one_of(next, OTHER_KINDS) || one_of(kind_after_pair(after), OTHER_KINDS) {
         cue.bits |= PROGRAM;
     }
     // "its own CLAUDE.md", "the layer's CLAUDE.md": another folder's, not the root's.
@@ -1987,6 +2038,13 @@ app.all('/x/:id{/:op}', tally)\n";
         assert!(has(&c, LABEL), "{c:?}");
         let c = cue("total = base +standup", "standup", "a.py");
         assert!(!has(&c, LABEL), "{c:?}");
+        // A thing of another kind, named as the words after it say (alone or in a pair).
+        let c = cue("the `e2e` job failed", "e2e", "a.md");
+        assert!(has(&c, PROGRAM), "{c:?}");
+        let c = cue("the `e2e` and `docker` jobs", "e2e", "a.md");
+        assert!(has(&c, PROGRAM), "{c:?}");
+        let c = cue("run `e2e` and `docker` later", "e2e", "a.md");
+        assert!(!has(&c, PROGRAM), "{c:?}");
         // A kind said in parentheses after the name, hyphenated too.
         let c = cue("use `/dead-code` (sub-agent) or not", "dead-code", "a.md");
         assert!(has(&c, AS_AGENT), "{c:?}");

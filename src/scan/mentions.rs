@@ -73,6 +73,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
         }
     }
     listed_together(matcher, bytes, &mut out);
+    foreign_columns(matcher, bytes, &mut out);
     slashed_lists(matcher, &mut out);
     folder_links(matcher, bytes, path, &mut out);
     generic_paths(matcher, bytes, path, &mut out);
@@ -316,8 +317,8 @@ pub fn evidence(bytes: &[u8], m: &Mention) -> String {
 /// file. Paths ending in the same folder (`common/x.md` and `../common/x.md`) stay one.
 fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) {
     // The kinds said beside any occurrence on the line ("the status agent, not the status
-    // command") are said of the name there.
-    const KINDS: u32 = cue::ENTITY | cue::KINDS;
+    // command", "the `e2e` job … `e2e` rebuilds") are said of the name there.
+    const KINDS: u32 = cue::ENTITY | cue::KINDS | cue::PROGRAM;
     // One pass in the order written (most names occur once a line): the best occurrence so far
     // per (name, line), by rank and then position.
     let rank = |m: &Mention, c: &Cue| {
@@ -380,7 +381,13 @@ fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) 
         let k = kept[i];
         i += 1;
         if let (Some(k), None) = (k, &c.via) {
-            c.bits |= k;
+            // A slash invokes a command, whatever another occurrence is called ("the `gen`
+            // cli, then run `/gen`").
+            c.bits |= if c.bits & cue::SLASH != 0 {
+                k & !cue::PROGRAM
+            } else {
+                k
+            };
         }
         k.is_some()
     });
@@ -491,6 +498,84 @@ fn listed_together(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]
         };
         if l && !capital_mid {
             c.bits |= cue::LIST;
+        }
+    }
+}
+
+/// A table column of code spans that mostly name nothing of the tree (make targets, CI jobs,
+/// flags: `| \`coverage-check\` | … |`) is a list of another kind of thing: a span there that
+/// happens to bear a name (`e2e`, also a command) is one of those: its span is no cue, and it
+/// names no agent, command or skill (`cue::PROGRAM`).
+fn foreign_columns(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]) {
+    const NAMING: u32 = cue::CODE | cue::QUOTED | cue::LIST;
+    if !found.iter().any(|(_, c)| c.bits & cue::CODE != 0) || memchr::memchr(b'|', bytes).is_none()
+    {
+        return;
+    }
+    // A table row: its line number and its cells as byte ranges.
+    type Row = (u32, Vec<(usize, usize)>);
+    let mut tables: Vec<Vec<Row>> = Vec::new();
+    let mut current: Vec<Row> = Vec::new();
+    let (mut ls, mut n) = (0usize, 1u32);
+    while ls < bytes.len() {
+        let le = memchr::memchr(b'\n', &bytes[ls..]).map_or(bytes.len(), |i| ls + i);
+        let line = &bytes[ls..le];
+        let t = line.trim_ascii();
+        if t.starts_with(b"|") && t.len() > 1 {
+            let lead = line.len() - line.trim_ascii_start().len();
+            let mut cells = Vec::new();
+            let mut at = ls + lead + 1;
+            for cell in t[1..].split(|b| *b == b'|') {
+                cells.push((at, at + cell.len()));
+                at += cell.len() + 1;
+            }
+            current.push((n, cells));
+        } else if !current.is_empty() {
+            tables.push(std::mem::take(&mut current));
+        }
+        ls = le + 1;
+        n += 1;
+    }
+    if !current.is_empty() {
+        tables.push(current);
+    }
+    let span = |(s, e): (usize, usize)| -> Option<&[u8]> {
+        let c = bytes[s..e].trim_ascii();
+        let inner = c.strip_prefix(b"`")?.strip_suffix(b"`")?;
+        (!inner.is_empty() && !inner.contains(&b'`')).then_some(inner)
+    };
+    for rows in &tables {
+        let width = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+        for col in 0..width {
+            let spans: Vec<&[u8]> = rows
+                .iter()
+                .filter_map(|r| r.1.get(col).copied().and_then(span))
+                .collect();
+            // A slash invocation is a command's, whether the tree holds it or not; a span may
+            // list several names (`planner,architect`).
+            let named = spans
+                .iter()
+                .filter(|w| {
+                    w.starts_with(b"/")
+                        || w.split(|b| matches!(b, b',' | b' ' | b'/')).any(|part| {
+                            std::str::from_utf8(part).is_ok_and(|p| matcher.id_of(p).is_some())
+                        })
+                })
+                .count();
+            if spans.len() < 4 || named * 2 >= spans.len() {
+                continue;
+            }
+            for (m, c) in found.iter_mut() {
+                let in_cell = rows.iter().any(|r| {
+                    r.0 == m.line
+                        && r.1
+                            .get(col)
+                            .is_some_and(|&(s, e)| s <= m.start && m.end <= e)
+                });
+                if in_cell && c.via.is_none() {
+                    c.bits = c.bits & !NAMING | cue::PROGRAM;
+                }
+            }
         }
     }
 }
