@@ -137,6 +137,10 @@ SELECT name FROM names WHERE file_id = ?1 AND kind = 'frontmatter' LIMIT 1
 -- Ids of files with an unresolved mention of name ?1.
 SELECT DISTINCT src_id FROM mentions WHERE name = ?1
 
+-- name: OWN_NAMES
+-- The names file ?1 bears, but its basename.
+SELECT name FROM names WHERE file_id = ?1 AND kind != 'basename'
+
 -- name: ENTRY_NAMES
 -- The names of mentions and edges bound through a package's entry point (`cue::ENTRY`, bit 31).
 SELECT name FROM mentions WHERE cue & 2147483648 != 0

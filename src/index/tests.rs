@@ -540,6 +540,56 @@ fn an_entry_point_changing_re_decides_the_names_bound_through_it() -> Result<()>
 }
 
 #[test]
+fn a_package_init_gaining_or_losing_code_re_decides_the_imports_through_it() -> Result<()> {
+    let at = |p: &str| {
+        PATHS
+            .iter()
+            .position(|x| *x == p)
+            .unwrap_or_else(|| panic!("{p}"))
+    };
+    let (tool, lib, init) = (
+        at(".claude/tool.py"),
+        at(".claude/lib/helpers_lib.py"),
+        at(".claude/lib/__init__.py"),
+    );
+    let initial = vec![
+        (tool, "from lib import helpers_lib\n".to_string()),
+        (lib, "x = 1\n".to_string()),
+        (init, "VERSION = 1\n".to_string()),
+    ];
+    let into_init = |root: &Path| -> Result<bool> {
+        let ctx = ctx_with_db(root, "x.db")?;
+        run(&ctx, &IndexOptions::default())?;
+        Ok(dump(&ctx)?
+            .3
+            .iter()
+            .any(|e| e.0 == ".claude/tool.py" && e.1 == ".claude/lib/__init__.py"))
+    };
+    // The import reaches the package's file while it holds code, not once it holds none.
+    let dir = tempfile::tempdir()?;
+    let mut tick = 0;
+    for (i, c) in &initial {
+        perform(dir.path(), &Op::Write(*i, c.clone()), &mut tick);
+    }
+    assert!(into_init(dir.path())?);
+    perform(
+        dir.path(),
+        &Op::Write(init, "# only a comment\n".into()),
+        &mut tick,
+    );
+    std::fs::remove_file(dir.path().join(".src/x.db"))?;
+    assert!(!into_init(dir.path())?);
+    for by_paths in [false, true] {
+        let ops = [
+            Op::Write(init, "\n# empty\n".into()),
+            Op::Write(init, "VERSION = 2\n".into()),
+        ];
+        check_sequence(&initial, &ops, by_paths)?;
+    }
+    Ok(())
+}
+
+#[test]
 fn a_package_or_plugin_manifest_coming_or_going_re_decides_what_depends_on_it() -> Result<()> {
     let at = |p: &str| {
         PATHS

@@ -887,6 +887,17 @@ const ENTRY_FILES: [&str; 6] = [
     "index.jsx",
 ];
 
+/// Whether `path` is a Python package's `__init__.py` holding no code: blank lines and comments
+/// only (a file that cannot be read counts as code).
+pub fn is_empty_package(path: &str, disk: &dyn Disk) -> bool {
+    path.rsplit('/').next() == Some("__init__.py")
+        && disk.text(path).is_some_and(|t| {
+            t.lines()
+                .map(str::trim)
+                .all(|l| l.is_empty() || l.starts_with('#'))
+        })
+}
+
 /// Whether `path` is a package's entry point (`index.js`, `index.ts`, …).
 pub fn is_entry_file(path: &str) -> bool {
     ENTRY_FILES.contains(&path.rsplit('/').next().unwrap_or(path))
@@ -1133,6 +1144,9 @@ fn decide_path(
         });
         match hit {
             Some((_, b)) if *b == m.src => Some(Decision::Tie),
+            // An import through an empty package (`from docs_src.terminating import
+            // tutorial001`) uses nothing of its `__init__.py`: the submodule is what it names.
+            Some((_, b)) if import && is_empty_package(b, exists) => Some(Decision::Weak),
             Some((id, _)) => Some(Decision::Edge(*id, Resolution::Unique, kind)),
             None => (exists.at(p) == OnDisk::File).then_some(Decision::Weak),
         }
@@ -1161,7 +1175,7 @@ fn decide_path(
     let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
         .filter(|(_, b)| !folder || defines_named_folder(b, m.name))
-        .filter(|(_, b)| !import || same_lang(b))
+        .filter(|(_, b)| !import || same_lang(b) && !is_empty_package(b, exists))
         .filter(|(_, b)| agrees(&comps, b, outside, m.name))
         .filter(|(_, b)| !import || relative || import_root_ok(b, &comps, exists))
         .filter(|(_, b)| import || relative || outside || within_own_unit(m.src, &comps, b))
@@ -1604,6 +1618,26 @@ mod tests {
             &b
         ))
         .is_some());
+    }
+
+    #[test]
+    fn an_empty_package_init_is_no_module_an_import_uses() {
+        struct Init(&'static str);
+        impl Disk for Init {
+            fn at(&self, _: &str) -> OnDisk {
+                OnDisk::File
+            }
+            fn text(&self, _: &str) -> Option<std::sync::Arc<str>> {
+                Some(self.0.into())
+            }
+        }
+        assert!(is_empty_package("p/__init__.py", &Init("")));
+        assert!(is_empty_package("p/__init__.py", &Init("\n# licence\n\n")));
+        assert!(!is_empty_package(
+            "p/__init__.py",
+            &Init("from .x import y\n")
+        ));
+        assert!(!is_empty_package("p/x.py", &Init("")));
     }
 
     #[test]

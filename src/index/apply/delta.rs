@@ -300,6 +300,16 @@ pub(super) fn entry_names(conn: &Connection) -> Result<Vec<String>> {
     Ok(names)
 }
 
+/// The names file `id` bears, but its basename (which every package's `__init__.py` bears).
+pub(super) fn own_names(conn: &Connection, id: i64) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(sql::OWN_NAMES)?;
+    let names = stmt
+        .query_map([id], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()
+        .context("listing a file's names")?;
+    Ok(names)
+}
+
 /// `(id, path, hash, frontmatter name)` of an indexed file.
 pub(super) type IndexedFile = (i64, String, String, Option<String>);
 

@@ -161,6 +161,13 @@ pub(crate) fn apply(
     if !plan.full && entry_touched {
         reresolve.extend(delta::entry_names(conn)?);
     }
+    // So does whether a package's `__init__.py` holds code (`refs::is_empty_package`): an
+    // import through it is decided again when it changes. (Coming and going changes bearers.)
+    for (id, path, _) in &plan.checks {
+        if path.rsplit('/').next() == Some("__init__.py") {
+            reresolve.extend(delta::own_names(conn, *id)?);
+        }
+    }
     let sizes: HashMap<&str, u64> = plan
         .added
         .iter()
