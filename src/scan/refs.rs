@@ -1175,10 +1175,12 @@ fn decide_path(
     let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
         .filter(|(_, b)| !folder || defines_named_folder(b, m.name))
-        .filter(|(_, b)| !import || same_lang(b) && !is_empty_package(b, exists))
+        .filter(|(_, b)| !import || same_lang(b))
         .filter(|(_, b)| agrees(&comps, b, outside, m.name))
         .filter(|(_, b)| !import || relative || import_root_ok(b, &comps, exists))
         .filter(|(_, b)| import || relative || outside || within_own_unit(m.src, &comps, b))
+        // (Last: it may read the file.)
+        .filter(|(_, b)| !import || !is_empty_package(b, exists))
         .map(|(id, b)| (*id, *b, kind))
         .collect();
     // A path into this tree that leads nowhere (a file moved since it was written: the first
