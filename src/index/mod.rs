@@ -74,7 +74,8 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // a Python import names its module, not the packages on the way (eighth); 7: a
         // document's one-word stem needs a cue, relative imports are exact (ninth); 8: a
         // documentation site's pages are no things, a thing's bare name is the thing's (tenth);
-        // 9: names bound through a package's entry point, cued names across plugins (eleventh).
+        // 9: names bound through a package's entry point, cued names across plugins, no slash
+        // for an agent, things of another kind, empty packages (eleventh).
         "rules": 9,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
