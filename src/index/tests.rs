@@ -410,6 +410,14 @@ fn perform(root: &Path, op: &Op, tick: &mut u64) -> Vec<String> {
     }
 }
 
+/// The index of `p` in `PATHS`.
+fn at(p: &str) -> usize {
+    PATHS
+        .iter()
+        .position(|x| *x == p)
+        .unwrap_or_else(|| panic!("{p}"))
+}
+
 fn check_sequence(initial: &[(usize, String)], ops: &[Op], by_paths: bool) -> Result<()> {
     let dir = tempfile::tempdir()?;
     let root = dir.path();
@@ -491,12 +499,6 @@ fn a_folder_coming_or_going_re_decides_the_paths_written_through_it() -> Result<
 
 #[test]
 fn an_entry_point_changing_re_decides_the_names_bound_through_it() -> Result<()> {
-    let at = |p: &str| {
-        PATHS
-            .iter()
-            .position(|x| *x == p)
-            .unwrap_or_else(|| panic!("{p}"))
-    };
     let (app, module, entry) = (
         at(".claude/app.js"),
         at(".claude/lib/helpers_lib.js"),
@@ -541,12 +543,6 @@ fn an_entry_point_changing_re_decides_the_names_bound_through_it() -> Result<()>
 
 #[test]
 fn a_package_init_gaining_or_losing_code_re_decides_the_imports_through_it() -> Result<()> {
-    let at = |p: &str| {
-        PATHS
-            .iter()
-            .position(|x| *x == p)
-            .unwrap_or_else(|| panic!("{p}"))
-    };
     let (tool, lib, init) = (
         at(".claude/tool.py"),
         at(".claude/lib/helpers_lib.py"),
@@ -591,12 +587,6 @@ fn a_package_init_gaining_or_losing_code_re_decides_the_imports_through_it() -> 
 
 #[test]
 fn a_package_or_plugin_manifest_coming_or_going_re_decides_what_depends_on_it() -> Result<()> {
-    let at = |p: &str| {
-        PATHS
-            .iter()
-            .position(|x| *x == p)
-            .unwrap_or_else(|| panic!("{p}"))
-    };
     let (agent, guard, manifest) = (
         at(".claude/plugins/p/agents/data-eng.md"),
         at(".claude/plugins/p/hooks/guard.sh"),
