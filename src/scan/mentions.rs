@@ -1373,17 +1373,16 @@ pub fn chained_words(bytes: &[u8], path: &str) -> Vec<String> {
 fn folder_links(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Mention, Cue)>) {
     // Links come in order: lines are counted from the previous one.
     let (mut line, mut counted_to) = (1u32, 0usize);
-    for (start, end, name) in folder_link_targets(bytes, path) {
+    for (start, end, name, via) in folder_link_targets(bytes, path) {
         let Some(id) = matcher.id_of(&name) else {
             continue;
         };
         line += memchr::memchr_iter(b'\n', &bytes[counted_to..start]).count() as u32;
         counted_to = start;
-        let target = String::from_utf8_lossy(&bytes[start..end]);
         let mention = unwritten(id, line, start, end);
         let cue = Cue {
             bits: 0,
-            via: Some(format!("{target}README.md")),
+            via: Some(via),
         };
         found.push((mention, cue));
     }
@@ -1418,27 +1417,49 @@ fn link_targets(bytes: &[u8], path: &str) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// The folder links of a Markdown file: `(start, end)` of each target ending in `/` and the
-/// README name it leads to (`security-guidance/README.md`). No URL, anchor or `..` alone.
-fn folder_link_targets(bytes: &[u8], path: &str) -> Vec<(usize, usize, String)> {
+/// The links of a Markdown file to a folder or to a page written without its extension:
+/// `(start, end)` of each target, a name it leads to and the path written for it. A folder
+/// (`./security-guidance/`, or `crates/miden-tx` without its slash) shows its README; a
+/// documentation site links a page by its path without `.md` (`[notes](note)`), which
+/// resolution finds only where that file exists. No URL, anchor or `..` alone.
+fn folder_link_targets(bytes: &[u8], path: &str) -> Vec<(usize, usize, String, String)> {
     let mut out = Vec::new();
     for (start, end) in link_targets(bytes, path) {
         let target = &bytes[start..end];
-        if bytes[end] != b')'
-            || !target.ends_with(b"/")
+        if !matches!(bytes[end], b')' | b'#')
+            || target.is_empty()
             || memchr::memmem::find(target, b"://").is_some()
+            || target.contains(&b':')
         {
             continue;
         }
-        let folder = target[..target.len() - 1]
-            .rsplit(|b| *b == b'/')
+        let Ok(t) = std::str::from_utf8(target) else {
+            continue;
+        };
+        let slash = t.ends_with('/');
+        let last = t
+            .trim_end_matches('/')
+            .rsplit('/')
             .next()
             .unwrap_or_default();
-        if folder.is_empty() || folder == b"." || folder == b".." {
+        if last.is_empty() || last == "." || last == ".." || !slash && last.contains('.') {
             continue;
         }
-        if let Ok(f) = std::str::from_utf8(folder) {
-            out.push((start, end, format!("{f}/README.md")));
+        let dir = t.trim_end_matches('/');
+        out.push((
+            start,
+            end,
+            format!("{last}/README.md"),
+            format!("{dir}/README.md"),
+        ));
+        if !slash {
+            // Relative as written: the page beside the mentioning file, or none.
+            let rel = if t.starts_with("./") || t.starts_with("../") {
+                String::new()
+            } else {
+                "./".to_string()
+            };
+            out.push((start, end, format!("{last}.md"), format!("{rel}{t}.md")));
         }
     }
     out
@@ -1527,7 +1548,7 @@ fn generic_path_targets(bytes: &[u8], path: &str) -> Vec<(usize, usize, String, 
 pub fn folder_link_names(bytes: &[u8], path: &str) -> Vec<String> {
     folder_link_targets(bytes, path)
         .into_iter()
-        .map(|(_, _, n)| n)
+        .map(|(_, _, n, _)| n)
         .collect()
 }
 
@@ -1673,9 +1694,31 @@ mod tests {
             b"[a](./guide/) [b](../x/y/) [c](https://h.io/z/) [d](../) [e](./f/#top) [g](h.md)";
         let got: Vec<String> = folder_link_targets(text, "docs/a.md")
             .into_iter()
-            .map(|(s, e, n)| format!("{}={n}", String::from_utf8_lossy(&text[s..e])))
+            .map(|(s, e, n, _)| format!("{}={n}", String::from_utf8_lossy(&text[s..e])))
             .collect();
-        assert_eq!(got, ["./guide/=guide/README.md", "../x/y/=y/README.md"]);
+        assert_eq!(
+            got,
+            [
+                "./guide/=guide/README.md",
+                "../x/y/=y/README.md",
+                "./f/=f/README.md"
+            ]
+        );
+        // Without its slash a target may be a folder or a page written without `.md`.
+        let text = b"[a](crates/tx) [b](note#inputs) [c](LICENSE.txt) [d](mailto:x)";
+        let got: Vec<String> = folder_link_targets(text, "a.md")
+            .into_iter()
+            .map(|(_, _, n, via)| format!("{n}@{via}"))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "tx/README.md@crates/tx/README.md",
+                "tx.md@./crates/tx.md",
+                "note/README.md@note/README.md",
+                "note.md@./note.md"
+            ]
+        );
         // Only a Markdown file's links.
         assert!(folder_link_targets(text, "docs/a.py").is_empty());
     }

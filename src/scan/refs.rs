@@ -1171,7 +1171,13 @@ fn decide_path(
     }
     // Written as a folder (`./guide/`): the file that defines the folder, if any (a skill's
     // SKILL.md, a package's `__init__.py`), not a file with the folder's name as its stem.
-    let folder = m.cue & cue::FOLDER != 0;
+    // So is a path that leads to an existing folder without its slash (`[kit](../review-kit)`):
+    // the folder, not a file in it that bears its name otherwise.
+    let folder = m.cue & cue::FOLDER != 0
+        || !import
+            && exact
+                .iter()
+                .any(|p| !p.is_empty() && exists.at(p) == OnDisk::Dir);
     let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
         .filter(|(_, b)| !folder || defines_named_folder(b, m.name))

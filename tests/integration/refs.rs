@@ -129,8 +129,10 @@ fn evidence_of_a_long_line_is_a_window_holding_the_match() {
     // Every shown evidence line holds its matched text: the name as written, capitalised
     // where it starts a sentence heading a list of names ("Brainstorming and code-audit") or in
     // title case where it is a compound role noun ("The Meta-Agent"), or
-    // for a README the folder a link leads to (`./guide/` for `guide/README.md`), and for a file
-    // every folder may hold, written without its folder (`[SKILL.md](SKILL.md)`), its file name.
+    // for a README the folder a link leads to (`./guide/` or `../kit` for `guide/README.md`), for
+    // a page a documentation site links without `.md` its path so written (`[notes](notes#top)`),
+    // and for a file every folder may hold, written without its folder (`[SKILL.md](SKILL.md)`),
+    // its file name.
     for r in &edges {
         let capitalised = r[2]
             .get(..1)
@@ -146,6 +148,12 @@ fn evidence_of_a_long_line_is_a_window_holding_the_match() {
             .collect::<Vec<_>>()
             .join("-");
         let folder = r[2].strip_suffix("README.md").unwrap_or(&r[2]);
+        // Written as a link's target: the folder without its slash, the page without `.md`.
+        let link_target = r[2]
+            .strip_suffix("/README.md")
+            .or_else(|| r[2].strip_suffix(".md"))
+            .filter(|_| r[1].contains("]("))
+            .unwrap_or(&r[2]);
         let generic = ["SKILL.md", "README.md"]
             .into_iter()
             .find(|g| r[2].ends_with(&format!("/{g}")))
@@ -155,6 +163,7 @@ fn evidence_of_a_long_line_is_a_window_holding_the_match() {
                 || r[1].contains(&capitalised)
                 || r[1].contains(&title_case)
                 || r[1].contains(folder)
+                || r[1].contains(link_target)
                 || r[1].contains(generic),
             "{r:?}"
         );
