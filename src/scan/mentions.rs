@@ -1107,8 +1107,17 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
         if !stem.eq_ignore_ascii_case(&b.bound) && !entry {
             continue;
         }
-        // Through an entry point the bound name is the module's own name, as written.
-        let name = if entry { b.bound.as_str() } else { stem };
+        // Through an entry point the bound name is the module's own name, as written or
+        // with a capital (`Command` from `command.js`).
+        let lowered;
+        let name = if !entry {
+            stem
+        } else if matcher.id_of(&b.bound).is_some() {
+            b.bound.as_str()
+        } else {
+            lowered = lower_first(&b.bound);
+            lowered.as_str()
+        };
         let Some(id) = matcher.id_of(name) else {
             continue;
         };
@@ -1146,6 +1155,15 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
             found.push(code_mention(id, line_of(s), s, e, bits, via.to_string()));
         }
     }
+}
+
+/// `Command` → `command`: a class's name as its module's file is often named.
+fn lower_first(name: &str) -> String {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map(|c| c.to_ascii_lowercase().to_string() + chars.as_str())
+        .unwrap_or_default()
 }
 
 /// Whether a specifier names a package's entry point, not a module: a folder (`..`, `../`,

@@ -904,36 +904,51 @@ pub fn is_entry_file(path: &str) -> bool {
 }
 
 /// Whether the entry point `text` (in the folder `dir`) exports the module at `module` as
-/// `name`: `module.exports = require('./lib/express')` (the whole entry is the module),
-/// `export * from './x.js'`, or `export {HTTPError} from './errors/HTTPError.js'` naming it.
+/// `name` (in any case: `Command` is `command.js`'s): `module.exports =
+/// require('./lib/express')` (the whole entry is the module), `export * from './x.js'`,
+/// `export {HTTPError} from './errors/HTTPError.js'`, or a name the entry imports from the
+/// module and exports again (`import { Command } from './lib/command.js'` … `export { Command,
+/// Option }`).
 fn exports(text: &str, dir: &str, module: &str, name: &str) -> bool {
     let module = module.rsplit_once('.').map_or(module, |(m, _)| m);
-    text.lines().any(|line| {
-        let line = line.trim_start();
-        let whole = line.starts_with("module.exports") && line.contains("require(");
-        let named = line.starts_with("export ")
-            && (line.starts_with("export *")
-                || line.split_once('{').is_some_and(|(_, rest)| {
-                    let braces = rest.split('}').next().unwrap_or("");
-                    braces
-                        .split(',')
-                        .any(|n| n.split_whitespace().last() == Some(name))
-                }));
-        if !whole && !named {
-            return false;
-        }
-        let Some(spec) = line
-            .split(['\'', '"'])
-            .nth(1)
-            .filter(|s| s.starts_with("./") || s.starts_with("../"))
-        else {
-            return false;
-        };
+    let leads_to_module = |spec: &str| {
         let spec = match spec.rsplit_once('.') {
             Some((stem, ext)) if !stem.ends_with('.') && cue::is_script_ext(ext) => stem,
             _ => spec,
         };
-        join_normal(dir, spec).is_some_and(|p| p == module)
+        (spec.starts_with("./") || spec.starts_with("../"))
+            && join_normal(dir, spec).is_some_and(|p| p == module)
+    };
+    let spec_of = |line: &str| line.split(['\'', '"']).nth(1).map(str::to_string);
+    let lists_name = |line: &str| {
+        line.split_once('{').is_some_and(|(_, rest)| {
+            rest.split('}').next().unwrap_or("").split(',').any(|n| {
+                n.split_whitespace()
+                    .last()
+                    .is_some_and(|w| w.eq_ignore_ascii_case(name))
+            })
+        })
+    };
+    // The specs the entry imports the name from (`import { Command } from './lib/command.js'`).
+    let imported: Vec<String> = text
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("import ") && lists_name(l))
+        .filter_map(spec_of)
+        .collect();
+    text.lines().any(|line| {
+        let line = line.trim_start();
+        let whole = line.starts_with("module.exports") && line.contains("require(");
+        let named =
+            line.starts_with("export ") && (line.starts_with("export *") || lists_name(line));
+        if !whole && !named {
+            return false;
+        }
+        match spec_of(line) {
+            Some(spec) => leads_to_module(&spec),
+            // `export { Command, Option }`: from where the entry imported it.
+            None => named && imported.iter().any(|s| leads_to_module(s)),
+        }
     })
 }
 
@@ -1684,8 +1699,12 @@ mod tests {
         // A type the entry re-exports under another name is no export of `ky`.
         assert!(!exports(ts, "source", "source/types/ky.ts", "ky"));
         assert!(exports(ts, "source", "source/utils/all.ts", "all"));
-        // An import of the entry's own is no export.
+        // An import of the entry's own is no export; imported, then exported again, it is (in
+        // any case: `Command` is `command.js`'s).
         assert!(!exports("import {x} from './x.js'\n", "", "x.js", "x"));
+        let again = "import { Command } from './lib/command.js';\nexport { Command, Help };\n";
+        assert!(exports(again, "", "lib/command.js", "command"));
+        assert!(!exports(again, "", "lib/help.js", "help"));
     }
 
     #[test]
