@@ -929,18 +929,42 @@ fn exports(text: &str, dir: &str, module: &str, name: &str) -> bool {
             })
         })
     };
-    // The specs the entry imports the name from (`import { Command } from './lib/command.js'`).
+    let is_name = |w: &str| {
+        w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .eq_ignore_ascii_case(name)
+    };
+    // The specs the entry binds the name from: `import { Command } from './lib/command.js'`,
+    // `import Command from …`, `const { Command } = require('./lib/command')`, `const Command =
+    // require(…)`.
     let imported: Vec<String> = text
         .lines()
         .map(str::trim_start)
-        .filter(|l| l.starts_with("import ") && lists_name(l))
+        .filter(|l| {
+            let head = if let Some(clause) = l.strip_prefix("import ") {
+                clause.split(" from ").next().unwrap_or("")
+            } else if let Some((head, _)) = l.split_once("require(") {
+                head
+            } else {
+                return false;
+            };
+            lists_name(head)
+                || head
+                    .split([' ', ',', '='])
+                    .filter(|w| !matches!(*w, "" | "const" | "let" | "var" | "type"))
+                    .any(is_name)
+        })
         .filter_map(spec_of)
         .collect();
     text.lines().any(|line| {
         let line = line.trim_start();
         let whole = line.starts_with("module.exports") && line.contains("require(");
-        let named =
-            line.starts_with("export ") && (line.starts_with("export *") || lists_name(line));
+        // `export default Command;`, `module.exports = { Command, Option }`.
+        let again = line
+            .strip_prefix("export default ")
+            .is_some_and(|rest| rest.split_whitespace().next().is_some_and(is_name))
+            || line.starts_with("module.exports") && !whole && lists_name(line);
+        let named = again
+            || line.starts_with("export ") && (line.starts_with("export *") || lists_name(line));
         if !whole && !named {
             return false;
         }
@@ -1705,6 +1729,14 @@ mod tests {
         let again = "import { Command } from './lib/command.js';\nexport { Command, Help };\n";
         assert!(exports(again, "", "lib/command.js", "command"));
         assert!(!exports(again, "", "lib/help.js", "help"));
+        // A default export of an imported name; CommonJS's object of required names.
+        let default = "import Router from './router.js'\nexport default Router;\n";
+        assert!(exports(default, "", "router.js", "router"));
+        let cjs = "const { Command } = require('./lib/command')\n\
+                   const Help = require('./lib/help')\nmodule.exports = { Command, Help }\n";
+        assert!(exports(cjs, "", "lib/command.js", "command"));
+        assert!(exports(cjs, "", "lib/help.js", "help"));
+        assert!(!exports(cjs, "", "lib/option.js", "option"));
     }
 
     #[test]
