@@ -83,15 +83,10 @@ pub(super) struct Resolver<'b> {
     /// For names with many bearers: their `(id, path)` list and what they have in common,
     /// built once by the first thread that needs them.
     many: FnvMap<&'b str, OnceLock<ManyBearers<'b>>>,
-    root: &'b Path,
     tree: Tree,
-    /// What each probed path is on disk, for this run: imports probe the same few paths
-    /// (`os`, `sys`, a package's `__init__.py`) from thousands of files.
-    probed: Mutex<FnvMap<String, OnDisk>>,
-    /// Whether each probed Markdown file declares an agent in its frontmatter, for this run.
-    agents: Mutex<FnvMap<String, bool>>,
-    /// The text of each package entry point read, for this run.
-    texts: Texts,
+    /// The disk, each path asked once for this run: imports probe the same few paths (`os`,
+    /// `sys`, a package's `__init__.py`) from thousands of files.
+    disk: RootDisk<'b>,
 }
 
 impl<'b> Resolver<'b> {
@@ -108,11 +103,8 @@ impl<'b> Resolver<'b> {
             bearers,
             nearest: much_borne().map(|n| (n, OnceLock::new())).collect(),
             many: much_borne().map(|n| (n, OnceLock::new())).collect(),
-            root,
             tree: tree_of(root),
-            probed: Mutex::new(FnvMap::default()),
-            agents: Mutex::new(FnvMap::default()),
-            texts: Texts::default(),
+            disk: RootDisk::new(root),
         }
     }
 
@@ -186,15 +178,15 @@ impl<'b> Resolver<'b> {
 
 impl Disk for Resolver<'_> {
     fn at(&self, p: &str) -> OnDisk {
-        once_per_run(&self.probed, p, || file_exists(self.root, p))
+        self.disk.at(p)
     }
 
     fn is_agent(&self, p: &str) -> bool {
-        once_per_run(&self.agents, p, || agent_on_disk(self.root, p))
+        self.disk.is_agent(p)
     }
 
     fn text(&self, p: &str) -> Option<Arc<str>> {
-        self.texts.read(self.root, p)
+        self.disk.text(p)
     }
 }
 
