@@ -933,28 +933,29 @@ fn exports(text: &str, dir: &str, module: &str, name: &str) -> bool {
         w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
             .eq_ignore_ascii_case(name)
     };
-    // The specs the entry binds the name from: `import { Command } from './lib/command.js'`,
-    // `import Command from …`, `const { Command } = require('./lib/command')`, `const Command =
-    // require(…)`.
-    let imported: Vec<String> = text
-        .lines()
-        .map(str::trim_start)
-        .filter(|l| {
-            let head = if let Some(clause) = l.strip_prefix("import ") {
-                clause.split(" from ").next().unwrap_or("")
-            } else if let Some((head, _)) = l.split_once("require(") {
-                head
-            } else {
-                return false;
-            };
-            lists_name(head)
-                || head
-                    .split([' ', ',', '='])
-                    .filter(|w| !matches!(*w, "" | "const" | "let" | "var" | "type"))
-                    .any(is_name)
-        })
-        .filter_map(spec_of)
-        .collect();
+    // Whether the entry binds the name from the module (`import { Command } from
+    // './lib/command.js'`, `import Command from …`, `const { Command } = require(…)`); read only
+    // for an export that names no module of its own.
+    let imported_from_module = || {
+        text.lines()
+            .map(str::trim_start)
+            .filter(|l| {
+                let head = if let Some(clause) = l.strip_prefix("import ") {
+                    clause.split(" from ").next().unwrap_or("")
+                } else if let Some((head, _)) = l.split_once("require(") {
+                    head
+                } else {
+                    return false;
+                };
+                lists_name(head)
+                    || head
+                        .split([' ', ',', '='])
+                        .filter(|w| !matches!(*w, "" | "const" | "let" | "var" | "type"))
+                        .any(is_name)
+            })
+            .filter_map(spec_of)
+            .any(|spec| leads_to_module(&spec))
+    };
     text.lines().any(|line| {
         let line = line.trim_start();
         let whole = line.starts_with("module.exports") && line.contains("require(");
@@ -971,7 +972,7 @@ fn exports(text: &str, dir: &str, module: &str, name: &str) -> bool {
         match spec_of(line) {
             Some(spec) => leads_to_module(&spec),
             // `export { Command, Option }`: from where the entry imported it.
-            None => named && imported.iter().any(|s| leads_to_module(s)),
+            None => named && imported_from_module(),
         }
     })
 }
