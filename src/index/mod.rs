@@ -75,8 +75,10 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // document's one-word stem needs a cue, relative imports are exact (ninth); 8: a
         // documentation site's pages are no things, a thing's bare name is the thing's (tenth);
         // 9: names bound through a package's entry point, cued names across plugins, no slash
-        // for an agent, things of another kind, empty packages (eleventh).
-        "rules": 9,
+        // for an agent, things of another kind, empty packages (eleventh); 10: parenthesised
+        // Python imports over lines, keys that take an agent, a command's namespace, a
+        // conventional file's name beside it (twelfth).
+        "rules": 10,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -120,6 +120,8 @@ const PATHS: &[&str] = &[
     ".claude/lib/zeta_mod.ts",
     // A package's entry point, whose exports decide what a name bound through it is.
     ".claude/lib/index.js",
+    // A conventional file, known bare only beside its writers and below.
+    ".claude/tools/kit-x/config.json",
 ];
 
 const WORDS: &[&str] = &[
@@ -237,6 +239,13 @@ const WORDS: &[&str] = &[
     "\nexport {zeta_mod} from './zeta_mod.js'\n",
     "\nconst helpers_lib = require('./lib/index.js')\nhelpers_lib()\n",
     "\nimport {\n  zeta_mod,\n} from './lib/index.js'\n// a zeta_mod test\n",
+    // A conventional file's name alone and after steps; a key that takes an agent; a
+    // command's namespace; a parenthesised import over lines.
+    "config.json",
+    "${DIR}/../config.json",
+    "subagent_type='alpha'",
+    "/alpha:run",
+    "\nfrom lib import (\n    helpers_lib,\n    _x as y,\n)\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name
@@ -538,6 +547,44 @@ fn an_entry_point_changing_re_decides_the_names_bound_through_it() -> Result<()>
             .any(|e| e.0 == ".claude/app.js" && e.1 == ".claude/lib/helpers_lib.js" && e.3 == 2),
         "{edges:?}"
     );
+    Ok(())
+}
+
+#[test]
+fn a_conventional_file_coming_or_going_re_decides_its_bare_name_beside_it() -> Result<()> {
+    let (conf, script, config) = (
+        at(".claude/tools/kit-x/conf.sh"),
+        at(".claude/settings.json"),
+        at(".claude/tools/kit-x/config.json"),
+    );
+    let initial = vec![
+        (conf, "echo \"config.json missing\"\n".to_string()),
+        (script, "{\"x\": \"config.json\"}\n".to_string()),
+    ];
+    // The file named appears beside one writer (not the other's: another folder), changes,
+    // and goes; the writers never change.
+    for by_paths in [false, true] {
+        let ops = [
+            Op::Write(config, "{}\n".into()),
+            Op::Write(config, "{\"a\": 1}\n".into()),
+            Op::Delete(config),
+        ];
+        check_sequence(&initial, &ops, by_paths)?;
+    }
+    let dir = tempfile::tempdir()?;
+    let mut tick = 0;
+    for (i, c) in initial.iter().chain([(config, "{}\n".to_string())].iter()) {
+        perform(dir.path(), &Op::Write(*i, c.clone()), &mut tick);
+    }
+    let ctx = ctx_with_db(dir.path(), "x.db")?;
+    run(&ctx, &IndexOptions::default())?;
+    let edges = dump(&ctx)?.3;
+    let into: Vec<_> = edges
+        .iter()
+        .filter(|e| e.1 == ".claude/tools/kit-x/config.json")
+        .collect();
+    assert_eq!(into.len(), 1, "{edges:?}");
+    assert_eq!(into[0].0, ".claude/tools/kit-x/conf.sh");
     Ok(())
 }
 

@@ -322,6 +322,10 @@ const ENTITY_WORDS: &[(&str, u32)] = &[
     ("subagents", AS_AGENT),
     ("sub-agent", AS_AGENT),
     ("sub-agents", AS_AGENT),
+    // Keys that take an agent's name (`subagent_type='planner'`).
+    ("subagent_type", AS_AGENT),
+    ("agent_type", AS_AGENT),
+    ("agent_name", AS_AGENT),
     ("skill", AS_SKILL),
     ("skills", AS_SKILL),
     ("command", AS_COMMAND),
@@ -535,6 +539,12 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         let lead_slash_only =
             token[0] == b'/' && token.len() == e - s + 1 && !token[1..].contains(&b'/');
         if lead_slash_only && !token[1..].contains(&b'.') {
+            // `/librarian:ask`: the word before the colon is the command's namespace (a
+            // plugin, a folder of commands), not an agent's or a skill's name.
+            if line.get(e) == Some(&b':') && line.get(e + 1).is_some_and(|b| is_word_byte(*b)) {
+                cue.bits |= LABEL;
+                return cue;
+            }
             cue.bits |= SLASH;
             a = ts;
         } else if !lead_slash_only {
@@ -663,12 +673,69 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         cue.bits |= LIST;
     }
     if let Some(lang) = lang {
-        if let Some(via) = import_via(lang, line, s, e, ts) {
+        let via = import_via(lang, line, s, e, ts).or_else(|| {
+            (lang == Lang::Python)
+                .then(|| python_continued_import(hay, ls, s, e))
+                .flatten()
+        });
+        if let Some(via) = via {
             cue.bits |= IMPORT;
             cue.via = Some(via);
         }
     }
     cue
+}
+
+/// Whether a Python line holds only names of an import's list (`    dev,`, `    a as b,`,
+/// `)`), a comment after them allowed.
+fn python_name_list(line: &[u8]) -> bool {
+    let code = line.split(|b| *b == b'#').next().unwrap_or(line);
+    code.iter().all(|b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'_' | b',' | b' ' | b'\t' | b'\r' | b')')
+    })
+}
+
+/// The module a name on a later line of a parenthesised import stands for (`    dev,` after
+/// `from structlog import (`: `structlog/dev`), as `import_via` reads it on one line. `s..e`
+/// is the occurrence within the line that starts at `ls`.
+fn python_continued_import(hay: &[u8], ls: usize, s: usize, e: usize) -> Option<String> {
+    let le = memchr::memchr(b'\n', &hay[ls..]).map_or(hay.len(), |i| ls + i);
+    let line = &hay[ls..le];
+    if !python_name_list(line)
+        || line[..s].contains(&b')')
+        || line[..s].contains(&b'#')
+        || ends_with_word(&line[..s], b"as")
+        || !line[s..e]
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+    {
+        return None;
+    }
+    // Back over the list's earlier lines (a few dozen at most) to the line that opens it.
+    let mut start = ls;
+    for _ in 0..200 {
+        let prev_end = start.checked_sub(1)?;
+        let ps = memchr::memrchr(b'\n', &hay[..prev_end]).map_or(0, |i| i + 1);
+        let prev = &hay[ps..prev_end];
+        if let Some(open) = memchr::memmem::find(prev, b" import (") {
+            let body = prev.trim_ascii_start();
+            let module = body.strip_prefix(b"from ")?;
+            let module_len = module.len().checked_sub(prev.len() - open)?;
+            let module = std::str::from_utf8(&module[..module_len]).ok()?.trim();
+            if prev[open..].contains(&b')') || !is_dotted(module) {
+                return None;
+            }
+            let base = module_path(module);
+            let sep = if base.ends_with('/') { "" } else { "/" };
+            let name = std::str::from_utf8(&line[s..e]).ok()?;
+            return Some(format!("{base}{sep}{name}"));
+        }
+        if !python_name_list(prev) || prev.contains(&b')') {
+            return None;
+        }
+        start = ps;
+    }
+    None
 }
 
 /// The run of plain words joined by `/` that holds `line[ts..e]`, when the name is written in
@@ -1454,7 +1521,7 @@ fn lines_holding<'h>(hay: &'h [u8], needle: &'h [u8]) -> impl Iterator<Item = (u
 pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
     let mut out: Vec<Binding> = Vec::new();
     // Every import line holds `import ` (`from p import m` too): only those lines are read.
-    for (_, line) in lines_holding(hay, b"import ") {
+    for (ls, line) in lines_holding(hay, b"import ") {
         // A doctest's import (`>>> import x`) binds nothing here: its uses are examples, mixed
         // with their printed output (`<doctest test.test_pdb…>`).
         let lead = line
@@ -1500,6 +1567,25 @@ pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
             }
             let base = module_path(module);
             let sep = if base.ends_with('/') { "" } else { "/" };
+            // A parenthesised list may go on over the next lines (`from p import (`).
+            let names = if names.trim_start().starts_with('(') && !names.contains(')') {
+                let rest = &hay[(ls + line.len()).min(hay.len())..];
+                let close = memchr::memchr(b')', rest).unwrap_or(0);
+                let more = std::str::from_utf8(&rest[..close]).unwrap_or("");
+                let listed = more.lines().all(|l| python_name_list(l.as_bytes()));
+                let more: String = more
+                    .lines()
+                    .map(|l| l.split('#').next().unwrap_or(""))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if listed {
+                    format!("{names} {more}")
+                } else {
+                    names.to_string()
+                }
+            } else {
+                names.to_string()
+            };
             for part in names
                 .trim_matches(|c| c == '(' || c == ')' || c == ' ')
                 .split(',')
@@ -2133,6 +2219,50 @@ app.all('/x/:id{/:op}', tally)\n";
         assert!(has(&cue("| `/eval` | Score |", "eval", "a.md"), LIST));
         assert!(!has(&cue("- use the status field", "status", "a.md"), LIST));
         assert!(has(&cue("1. review", "review", "a.md"), LIST));
+    }
+
+    #[test]
+    fn a_parenthesised_import_names_each_module_on_its_own_line() {
+        let text = "from structlog import (\n    dev,  # the console\n    testing as t,\n)\nx = (\n    dev,\n)\n";
+        let at = |needle: &str, nth: usize| {
+            text.match_indices(needle)
+                .nth(nth)
+                .map(|(i, _)| i)
+                .unwrap_or_else(|| panic!("{needle}"))
+        };
+        let py = Some(Lang::Python);
+        let c = cue_in(text.as_bytes(), at("dev", 0), at("dev", 0) + 3, py, false);
+        assert_eq!(c.via.as_deref(), Some("structlog/dev"));
+        assert!(has(&c, IMPORT));
+        let t = at("testing", 0);
+        let c = cue_in(text.as_bytes(), t, t + 7, py, false);
+        assert_eq!(c.via.as_deref(), Some("structlog/testing"));
+        // After `as`, the name bound; after the list closes, a tuple of the code's.
+        let a = at(" t,", 0) + 1;
+        assert_eq!(cue_in(text.as_bytes(), a, a + 1, py, false).via, None);
+        let d = at("dev", 1);
+        assert_eq!(cue_in(text.as_bytes(), d, d + 3, py, false).via, None);
+        let b = python_bindings(text.as_bytes());
+        assert!(b
+            .iter()
+            .any(|b| b.bound == "dev" && b.module == "structlog/dev"));
+        assert!(b
+            .iter()
+            .any(|b| b.bound == "t" && b.module == "structlog/testing"));
+    }
+
+    #[test]
+    fn a_key_that_takes_an_agent_says_the_kind_and_a_namespace_names_nothing() {
+        let c = cue(
+            "Use `subagent_type='shadow-advisor'` to query",
+            "shadow-advisor",
+            "a.md",
+        );
+        assert!(has(&c, KEY) && has(&c, AS_AGENT));
+        let c = cue("- `/librarian:ask create` - ask", "librarian", "a.md");
+        assert!(has(&c, LABEL) && !has(&c, SLASH), "{c:?}");
+        let c = cue("- `/librarian:ask create` - ask", "ask", "a.md");
+        assert!(has(&c, NAMESPACE) && has(&c, SLASH));
     }
 
     #[test]

@@ -141,6 +141,10 @@ pub struct Matcher {
     /// Whether each name is distinctive (`scan::refs::is_distinctive`), worked out on first
     /// use: mentions ask it per occurrence, and a common-word check is a binary search.
     distinctive: Vec<std::sync::OnceLock<bool>>,
+    /// The file names with an extension that are the last part of longer names but no names
+    /// themselves (`config.json`, `SKILL.md`: conventional names, `scan::names`), for
+    /// `generic_spans`.
+    generic: Vec<String>,
 }
 
 /// The tails' automaton, built for anchored searches only.
@@ -205,6 +209,16 @@ impl Matcher {
                 }
             }
         }
+        let mut generic: Vec<String> = list
+            .iter()
+            .filter_map(|n| n.rsplit_once('/').map(|(_, t)| t))
+            .filter(|t| {
+                t.contains('.') && !t.starts_with('.') && !lookup.contains_key(t.as_bytes())
+            })
+            .map(str::to_string)
+            .collect();
+        generic.sort_unstable();
+        generic.dedup();
         let max_len = list.iter().map(String::len).max().unwrap_or(0);
         let mut has_len = vec![false; max_len + 1];
         for n in &list {
@@ -222,6 +236,7 @@ impl Matcher {
             tails: Vec::new(),
             first: [false; 256],
             distinctive,
+            generic,
         };
         if engine != Engine::Lookup {
             m.build_automaton(engine, &aliases)?;
@@ -417,9 +432,66 @@ impl Matcher {
         }
     }
 
-    /// Whether any name occurs validly in `hay` (the check for names added to the index).
+    /// Each occurrence of a conventional file name that is no name by itself (see `generic`),
+    /// written alone or after a relative folder (`config.json`, `../config.json`,
+    /// `${DIR}/../config.json`): `(start, end, file name, relative folder)`, the folder `None`
+    /// when none is written. After another folder the file name is a path's, which the longer
+    /// names decide.
+    pub fn generic_spans(&self, hay: &[u8]) -> Vec<(usize, usize, &str, Option<String>)> {
+        let mut out = Vec::new();
+        for g in &self.generic {
+            for s in memchr::memmem::find_iter(hay, g.as_bytes()) {
+                let e = s + g.len();
+                if !end_ok(hay, e) || s > 0 && (is_name_byte(hay[s - 1]) || hay[s - 1] == b'.') {
+                    continue;
+                }
+                let mut p = s;
+                while p > 0 && matches!(hay[p - 1], b'.' | b'/') {
+                    p -= 1;
+                }
+                let rel = &hay[p..s];
+                if rel.is_empty() {
+                    out.push((s, e, g.as_str(), None));
+                    continue;
+                }
+                // Only `./` and `../` steps, from the text's start, a quote or a variable
+                // (`${DIR}`, `$(dirname "$0")`): the file's own folder.
+                // (`{}` is a format's placeholder, not a variable.)
+                let from_var =
+                    p > 0 && matches!(hay[p - 1], b'}' | b')') && !(p > 1 && hay[p - 2] == b'{');
+                let after_var = p > 0 && is_name_byte(hay[p - 1]) && {
+                    let mut v = p;
+                    while v > 0 && is_name_byte(hay[v - 1]) {
+                        v -= 1;
+                    }
+                    v > 0 && hay[v - 1] == b'$'
+                };
+                let own = p == 0 || !is_name_byte(hay[p - 1]) && !matches!(hay[p - 1], b'~' | b'@');
+                if !(own || from_var || after_var) {
+                    continue;
+                }
+                let steps = std::str::from_utf8(rel).unwrap_or("");
+                // `/config.json` alone is the root's, which is a name of its own.
+                if steps.starts_with('/') && !(from_var || after_var) {
+                    continue;
+                }
+                let steps = steps.strip_prefix('/').unwrap_or(steps);
+                let valid = steps.split_terminator('/').all(|c| c == "." || c == "..");
+                if valid && (steps.is_empty() || steps.ends_with('/')) {
+                    out.push((s, e, g.as_str(), Some(steps.to_string())));
+                }
+            }
+        }
+        out.sort_unstable_by_key(|x| x.0);
+        out
+    }
+
+    /// Whether any name occurs validly in `hay` (the check for names added to the index), or
+    /// a conventional file name of one.
     pub fn any_valid(&self, hay: &[u8]) -> bool {
-        !self.occurrences(hay, true).is_empty()
+        // A conventional file's name alone (`config.json`) is a new `kit/config.json` beside
+        // the writer (`scan::mentions::generic_near`).
+        !self.occurrences(hay, true).is_empty() || !self.generic_spans(hay).is_empty()
     }
 
     /// The mentions in `hay`: leftmost-longest among valid occurrences, the first one per

@@ -77,6 +77,8 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     slashed_lists(matcher, &mut out);
     folder_links(matcher, bytes, path, &mut out);
     generic_paths(matcher, bytes, path, &mut out);
+    let code = langs.base().is_some_and(|l| l != cue::Lang::Shell);
+    generic_near(matcher, bytes, path, code, &mut out);
     if langs.base() == Some(cue::Lang::Script) {
         script_uses(matcher, bytes, &mut out);
     }
@@ -1507,6 +1509,138 @@ fn generic_paths(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(M
     }
 }
 
+/// A conventional file name written alone (`config.json`) means the file of that name beside
+/// the writer or in a folder above it ("next to it", as the rubric reads a sibling file);
+/// after `./` or `../` steps, the file those lead to. Resolution keeps the one that exists.
+/// In a program (`code`) a bare file name is a value the program works on (a test writes a
+/// `'__main__.py'` of its own): only a written step says it is the program's neighbour.
+fn generic_near(
+    matcher: &Matcher,
+    bytes: &[u8],
+    path: &str,
+    code: bool,
+    found: &mut Vec<(Mention, Cue)>,
+) {
+    let spans = matcher.generic_spans(bytes);
+    if spans.is_empty() {
+        return;
+    }
+    let own_base = path.rsplit('/').next().unwrap_or(path);
+    // A document's or a folder's defining file written bare is mostly the kind of file ("each
+    // skill has a SKILL.md", "keep SKILL.md under 500 lines"), not the one beside the writer.
+    // (Python's `__main__.py` too: a role, not a file.)
+    let kind_of_file = |base: &str| {
+        crate::scan::names::defines_folder(base)
+            || base.starts_with("__")
+            || base
+                .rsplit_once('.')
+                .is_some_and(|(_, x)| x.eq_ignore_ascii_case("md"))
+    };
+    for (s, e, base, steps) in spans {
+        if steps.is_none() && (code || kind_of_file(base)) {
+            continue;
+        }
+        let line = memchr::memchr_iter(b'\n', &bytes[..s]).count() as u32 + 1;
+        for (name, via) in generic_near_names(path, base, steps.as_deref()) {
+            if steps.is_none() && via == format!("./{own_base}") {
+                continue;
+            }
+            if let Some(id) = matcher.id_of(&name) {
+                let cue = Cue {
+                    bits: 0,
+                    via: Some(via),
+                };
+                found.push((unwritten(id, line, s, e), cue));
+            }
+        }
+    }
+}
+
+/// The names (`folder/base`) and relative paths `generic_near` may take for `base` written in
+/// the file at `path`: after `steps`, the one it leads to; alone, one for each folder from the
+/// file's own up to (not including) the root.
+fn generic_near_names(path: &str, base: &str, steps: Option<&str>) -> Vec<(String, String)> {
+    let dir = crate::scan::resolve::dir_of(path);
+    let mut out = Vec::new();
+    match steps {
+        Some(steps) => {
+            let via = if steps.is_empty() {
+                format!("./{base}")
+            } else {
+                format!("{steps}{base}")
+            };
+            if let Some(resolved) = crate::scan::refs::join_normal(dir, &via) {
+                if let Some((folder_path, _)) = resolved.rsplit_once('/') {
+                    let folder = folder_path.rsplit('/').next().unwrap_or(folder_path);
+                    out.push((format!("{folder}/{base}"), via));
+                }
+            }
+        }
+        None => {
+            let mut d = dir;
+            let mut up = String::from("./");
+            while !d.is_empty() {
+                let folder = d.rsplit('/').next().unwrap_or(d);
+                out.push((format!("{folder}/{base}"), format!("{up}{base}")));
+                d = d.rsplit_once('/').map_or("", |(p, _)| p);
+                up = if up == "./" {
+                    "../".to_string()
+                } else {
+                    format!("{up}../")
+                };
+            }
+        }
+    }
+    out
+}
+
+/// Every name `generic_near` could take in the file at `path`, for a matcher that knows only
+/// the names the file holds: those of each written file name (`stem.ext`, alone or after
+/// relative steps), whatever the tree's conventional names are.
+fn generic_near_words(bytes: &[u8], path: &str) -> Vec<String> {
+    let file_byte = |b: u8| crate::scan::matcher::is_name_byte(b) || b == b'.';
+    let mut tokens: std::collections::HashSet<(&str, Option<String>)> =
+        std::collections::HashSet::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !file_byte(bytes[i]) || bytes[i] == b'.' {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i < bytes.len() && file_byte(bytes[i]) {
+            i += 1;
+        }
+        if s > 0 && file_byte(bytes[s - 1]) {
+            continue;
+        }
+        let tok = bytes[s..i].trim_ascii_end();
+        let tok = tok.strip_suffix(b".").unwrap_or(tok);
+        if !tok.contains(&b'.') {
+            continue;
+        }
+        let Ok(t) = std::str::from_utf8(tok) else {
+            continue;
+        };
+        let mut p = s;
+        while p > 0 && matches!(bytes[p - 1], b'.' | b'/') {
+            p -= 1;
+        }
+        let steps = std::str::from_utf8(&bytes[p..s]).unwrap_or("");
+        let steps = steps.strip_prefix('/').unwrap_or(steps);
+        tokens.insert((t, None));
+        if !steps.is_empty() {
+            tokens.insert((t, Some(steps.to_string())));
+        }
+        tokens.insert((t, Some(String::new())));
+    }
+    tokens
+        .into_iter()
+        .flat_map(|(t, steps)| generic_near_names(path, t, steps.as_deref()))
+        .map(|(name, _)| name)
+        .collect()
+}
+
 /// The targets of `generic_paths` in a Markdown file: `(start, end, name, via)` of each link
 /// target with no folder of its own (`x.md`, `./x.md`, `../x.md`) and each drawn tree entry under
 /// a folder; `name` is the last folder and the file name of the path it leads to, `via` that
@@ -1591,6 +1725,7 @@ pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
     let mut out: Vec<String> = chained_words(bytes, path);
     out.extend(folder_link_names(bytes, path));
     out.extend(generic_path_names(bytes, path));
+    out.extend(generic_near_words(bytes, path));
     for line in bytes.split(|b| *b == b'\n') {
         let mut i = 0;
         while i < line.len() {

@@ -198,3 +198,37 @@ fn a_compound_role_noun_is_found_in_title_case() {
     // Not a role noun, or neither form.
     assert!(one(&n, "Code-Review Code-review META-AGENT MeTa-agent").is_empty());
 }
+
+#[test]
+fn a_conventional_file_name_is_found_alone_or_after_relative_steps_only() {
+    let m = Matcher::new(&["kit/config.json", "notes.md"], Engine::Automaton)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let spans = |t: &str| -> Vec<(String, Option<String>)> {
+        m.generic_spans(t.as_bytes())
+            .into_iter()
+            .map(|(s, e, g, steps)| {
+                assert_eq!(&t[s..e], g);
+                (g.to_string(), steps)
+            })
+            .collect()
+    };
+    let c = || "config.json".to_string();
+    assert_eq!(spans("put it in `config.json`."), vec![(c(), None)]);
+    assert_eq!(
+        spans("\"${DIR}/../config.json\""),
+        vec![(c(), Some("../".into()))]
+    );
+    assert_eq!(spans("$DIR/config.json"), vec![(c(), Some(String::new()))]);
+    assert_eq!(spans("./config.json"), vec![(c(), Some("./".into()))]);
+    // Another folder's, a root path, a longer word, a name of its own: none.
+    for t in [
+        "kit/config.json",
+        "/config.json",
+        "'{}/config.json'",
+        "myconfig.json",
+        "config.jsonx",
+        "notes.md",
+    ] {
+        assert!(spans(t).is_empty(), "{t}");
+    }
+}
