@@ -246,6 +246,7 @@ const WORDS: &[&str] = &[
     "subagent_type='alpha'",
     "/alpha:run",
     "\nfrom lib import (\n    helpers_lib,\n    _x as y,\n)\n",
+    "\nimport { x } from '@/lib/helpers_lib'\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

@@ -999,8 +999,20 @@ fn import_via(lang: Lang, line: &[u8], s: usize, e: usize, ts: usize) -> Option<
                 || contains(line, b"import")
                 || contains(line, b" from ");
             let spec = &line[ts..e];
-            (quoted && kw && spec.starts_with(b"."))
-                .then(|| String::from_utf8_lossy(spec).into_owned())
+            if !(quoted && kw) {
+                return None;
+            }
+            if spec.starts_with(b".") {
+                return Some(String::from_utf8_lossy(spec).into_owned());
+            }
+            // A bundler's or `tsconfig.json`'s alias for a source folder (`@/components/x`,
+            // `~/lib/x`, `#/x`): the path after it, as a path's folders lead to a file wherever
+            // the alias points (no scoped package: `@scope/pkg` has a name after the `@`).
+            ["@/", "~/", "#/"]
+                .iter()
+                .find_map(|a| spec.strip_prefix(a.as_bytes()))
+                .filter(|rest| rest.contains(&b'/'))
+                .map(|rest| String::from_utf8_lossy(rest).into_owned())
         }
         Lang::Shell => {
             let src = body.starts_with(b"source ") || body.starts_with(b". ");
@@ -2263,6 +2275,21 @@ app.all('/x/:id{/:op}', tally)\n";
         assert!(has(&c, LABEL) && !has(&c, SLASH), "{c:?}");
         let c = cue("- `/librarian:ask create` - ask", "ask", "a.md");
         assert!(has(&c, NAMESPACE) && has(&c, SLASH));
+    }
+
+    #[test]
+    fn an_alias_import_is_the_path_after_the_alias_and_a_scoped_package_is_none() {
+        let c = cue(
+            "import { SideBar } from \"@/components/ui/side-bar\"",
+            "side-bar",
+            "app/page.tsx",
+        );
+        assert!(has(&c, IMPORT));
+        assert_eq!(c.via.as_deref(), Some("components/ui/side-bar"));
+        let c = cue("import x from '~/lib/side-bar'", "side-bar", "app/page.ts");
+        assert_eq!(c.via.as_deref(), Some("lib/side-bar"));
+        let c = cue("import x from '@scope/side-bar'", "side-bar", "app/page.ts");
+        assert!(!has(&c, IMPORT));
     }
 
     #[test]

@@ -24,7 +24,7 @@
 //!   other file bears.
 
 use super::cue;
-use super::resolve::{common_dirs, dir_of, resolve, Nearest, Resolution};
+use super::resolve::{by_client, common_dirs, dir_of, resolve, Nearest, Resolution};
 
 /// What kind of reference an edge is (the `edges.kind` column).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -486,7 +486,10 @@ pub fn decide_hinted(
         }
     }
     if let Some(idx) = nearest.filter(|_| qualified.len() == bearers.len()) {
-        return match idx.resolve(m.src) {
+        return match idx
+            .resolve(m.src)
+            .or_else(|| client_copy(m.src, &qualified))
+        {
             Some((id, res)) => {
                 let kind = qualified
                     .iter()
@@ -570,7 +573,8 @@ fn pick(src: &str, qualified: &[(i64, &str, RefKind)]) -> Decision {
     if qualified.is_empty() {
         return Decision::Weak;
     }
-    match resolve(src, qualified.iter().map(|(id, p, _)| (*id, *p))) {
+    let pairs = || qualified.iter().map(|(id, p, _)| (*id, *p));
+    match resolve(src, pairs()).or_else(|| client_copy(src, qualified)) {
         Some((id, res)) => {
             let kind = qualified
                 .iter()
@@ -580,6 +584,15 @@ fn pick(src: &str, qualified: &[(i64, &str, RefKind)]) -> Decision {
         }
         None => Decision::Tie,
     }
+}
+
+/// A tie between clients' copies, decided for the writer's client (`resolve::by_client`);
+/// never a self mention.
+fn client_copy(src: &str, qualified: &[(i64, &str, RefKind)]) -> Option<(i64, Resolution)> {
+    if qualified.iter().any(|q| q.1 == src) {
+        return None;
+    }
+    by_client(src, qualified.iter().map(|(id, p, _)| (*id, *p)))
 }
 
 /// Whether a bare occurrence (no path written around it) refers to the bearer at `path`.

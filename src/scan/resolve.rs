@@ -52,6 +52,68 @@ pub fn vendored(path: &str) -> bool {
     dir_of(path).split('/').any(|c| VENDORED.contains(&c))
 }
 
+/// The hidden folders where coding clients keep their agents, commands and skills: a
+/// repository serving several clients keeps a copy of each for each.
+const CLIENT_FOLDERS: [&str; 12] = [
+    ".claude",
+    ".gemini",
+    ".codex",
+    ".cursor",
+    ".opencode",
+    ".windsurf",
+    ".agents",
+    ".ai",
+    ".kiro",
+    ".roo",
+    ".qwen",
+    ".github",
+];
+
+/// The client folder a path lies in (its first component that is one), if any.
+fn client_folder(path: &str) -> Option<&str> {
+    dir_of(path).split('/').find(|c| CLIENT_FOLDERS.contains(c))
+}
+
+/// Whose words a file holds: the client whose folder it lies in, Gemini's for `GEMINI.md`;
+/// else Claude Code's (the client `src` serves: its `CLAUDE.md`, a project's README and a
+/// client-neutral `.ai/` source speak to it). `AGENTS.md` speaks to many clients: none.
+fn writer_client(src: &str) -> Option<&str> {
+    match client_folder(src) {
+        Some(".ai") | None => {
+            let base = src.rsplit('/').next().unwrap_or(src);
+            if base.eq_ignore_ascii_case("GEMINI.md") {
+                Some(".gemini")
+            } else if base.eq_ignore_ascii_case("AGENTS.md") {
+                None
+            } else {
+                Some(".claude")
+            }
+        }
+        c => c,
+    }
+}
+
+/// A tie between copies for several clients (`.claude/commands/review.md`,
+/// `.gemini/commands/review.md`), decided for the client the writer speaks to: the nearest of
+/// the bearers outside other clients' folders. `None` when that leaves a tie too.
+pub fn by_client<'a, I>(src: &str, bearers: I) -> Option<(i64, Resolution)>
+where
+    I: IntoIterator<Item = (i64, &'a str)>,
+{
+    let client = writer_client(src)?;
+    let all: Vec<(i64, &str)> = bearers.into_iter().collect();
+    let mine: Vec<(i64, &str)> = all
+        .iter()
+        .copied()
+        .filter(|(_, p)| client_folder(p).is_none_or(|c| c == client))
+        .collect();
+    // Only where other clients' copies were what tied.
+    if mine.is_empty() || mine.len() == all.len() {
+        return None;
+    }
+    resolve(src, mine).map(|(id, _)| (id, Resolution::Nearest))
+}
+
 /// The bearer a mention in `src` resolves to, or `None` (self-mention or a tie).
 pub fn resolve<'a, I>(src: &str, bearers: I) -> Option<(i64, Resolution)>
 where
@@ -200,6 +262,23 @@ fn dir_prefixes(dir: &str) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tie_between_clients_copies_is_the_writers_clients() {
+        let b = [
+            (1, ".claude/commands/review.md"),
+            (2, ".gemini/commands/review.md"),
+        ];
+        assert_eq!(resolve("README.md", b), None);
+        assert_eq!(by_client("README.md", b).map(|r| r.0), Some(1));
+        assert_eq!(by_client("GEMINI.md", b).map(|r| r.0), Some(2));
+        assert_eq!(by_client("docs/.gemini/x.md", b).map(|r| r.0), Some(2));
+        assert_eq!(by_client(".ai/agents/x.md", b).map(|r| r.0), Some(1));
+        // AGENTS.md speaks to many clients; a tie among one client's own copies stays one.
+        assert_eq!(by_client("AGENTS.md", b), None);
+        let own = [(1, ".claude/a/review.md"), (2, ".claude/b/review.md")];
+        assert_eq!(by_client("README.md", own), None);
+    }
 
     #[test]
     fn nearest_index_agrees_with_resolve() {

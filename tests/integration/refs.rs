@@ -379,3 +379,77 @@ fn a_live_scan_finds_what_the_index_finds() {
         assert_eq!(before, ask(&p, t), "{t}: live scan vs index");
     }
 }
+
+#[test]
+fn a_name_tied_between_clients_copies_is_the_writers_clients_and_an_alias_import_leads_by_its_folders(
+) {
+    let p = Project::empty();
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\".claude/**\", \".gemini/**\", \"/*.md\", \"app/**\"]\n  exclude: []\n",
+    );
+    p.write(".claude/commands/code-review.md", "Review the diff.\n");
+    p.write(".gemini/commands/code-review.md", "Review the diff.\n");
+    p.write("CLAUDE.md", "After a change run `/code-review`.\n");
+    p.write("GEMINI.md", "After a change run `/code-review`.\n");
+    p.write("AGENTS.md", "After a change run `/code-review`.\n");
+    // A bundler's alias (`@/` is `app/src/` here): the folders after it lead to the file.
+    p.write(
+        "app/src/components/ui/side-bar.tsx",
+        "export const SideBar = 1\n",
+    );
+    p.write(
+        "app/src/features/page.tsx",
+        "import { SideBar } from \"@/components/ui/side-bar\"\nimport x from \"@/components/ui/nothing-here\"\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let edges = rows(
+        &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+        &["src", "dst", "line", "kind"],
+    );
+    let row = |s: &str, d: &str, l: &str, k: &str| -> Vec<String> {
+        vec![s.into(), d.into(), l.into(), k.into()]
+    };
+    assert!(
+        edges.contains(&row(
+            "CLAUDE.md",
+            ".claude/commands/code-review.md",
+            "1",
+            "name"
+        )),
+        "{edges:?}"
+    );
+    assert!(
+        edges.contains(&row(
+            "GEMINI.md",
+            ".gemini/commands/code-review.md",
+            "1",
+            "name"
+        )),
+        "{edges:?}"
+    );
+    // AGENTS.md speaks to many clients: still a tie, counted as such.
+    assert!(!edges.iter().any(|e| e[0] == "AGENTS.md"), "{edges:?}");
+    let unresolved = stdout(p.src().args(["query", "unresolved", "--format", "tsv"]));
+    assert!(
+        unresolved.contains("AGENTS.md\t1\tcode-review"),
+        "{unresolved}"
+    );
+    assert!(
+        edges.contains(&row(
+            "app/src/features/page.tsx",
+            "app/src/components/ui/side-bar.tsx",
+            "1",
+            "import"
+        )),
+        "{edges:?}"
+    );
+    assert_eq!(
+        edges
+            .iter()
+            .filter(|e| e[0] == "app/src/features/page.tsx")
+            .count(),
+        1,
+        "{edges:?}"
+    );
+}
