@@ -72,7 +72,8 @@ pub fn live_dependents(
         .collect();
     let mut all_names = target_names.clone();
     all_names.extend(path_names.iter().flatten().cloned());
-    let matcher = Matcher::new(&all_names, Engine::Automaton)?;
+    let matcher =
+        Matcher::new(&all_names, Engine::Automaton)?.with_conventional(&config.names.generic);
     let truncated = AtomicBool::new(false);
     let max = config.limits.max_file_bytes;
     // What one read of a file yields: `None` when it was not read (out of time, binary, too

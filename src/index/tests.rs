@@ -120,8 +120,10 @@ const PATHS: &[&str] = &[
     ".claude/lib/zeta_mod.ts",
     // A package's entry point, whose exports decide what a name bound through it is.
     ".claude/lib/index.js",
-    // A conventional file, known bare only beside its writers and below.
+    // A conventional file, known bare only beside its writers and below; a folder's memory
+    // beside the root's.
     ".claude/tools/kit-x/config.json",
+    ".claude/docs/CLAUDE.md",
 ];
 
 const WORDS: &[&str] = &[
@@ -247,6 +249,8 @@ const WORDS: &[&str] = &[
     "/alpha:run",
     "\nfrom lib import (\n    helpers_lib,\n    _x as y,\n)\n",
     "\nimport { x } from '@/lib/helpers_lib'\n",
+    "[m](../CLAUDE.md)",
+    "[m](./CLAUDE.md)",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

@@ -681,9 +681,70 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         if let Some(via) = via {
             cue.bits |= IMPORT;
             cue.via = Some(via);
+        } else if matches!(lang, Lang::Script | Lang::Python) && cue.via.is_none() {
+            cue.via = joined_path(line, s, e);
         }
     }
     cue
+}
+
+/// The path a script builds from its own folder and string parts, when the occurrence
+/// `line[s..e]` ends one: `path.join(__dirname, '..', 'lib', 'config-validator.js')`,
+/// `os.path.join(os.path.dirname(__file__), "data", "x.json")` give `./../lib/…`, `./data/…`.
+fn joined_path(line: &[u8], s: usize, e: usize) -> Option<String> {
+    let q = *line.get(s.checked_sub(1)?)?;
+    if !matches!(q, b'"' | b'\'') || line.get(e) != Some(&q) {
+        return None;
+    }
+    let head = &line[..s - 1];
+    let call = ["join(", "resolve("]
+        .iter()
+        .filter_map(|c| memchr::memmem::rfind(head, c.as_bytes()).map(|i| i + c.len()))
+        .max()?;
+    // The arguments before the last, split at commas outside parentheses.
+    let mut args: Vec<&[u8]> = Vec::new();
+    let (mut depth, mut from) = (0i32, call);
+    for (i, &b) in head.iter().enumerate().skip(call) {
+        match b {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b',' if depth == 0 => {
+                args.push(head[from..i].trim_ascii());
+                from = i + 1;
+            }
+            _ => {}
+        }
+        if depth < 0 {
+            return None;
+        }
+    }
+    if depth != 0 || !head[from..].trim_ascii().is_empty() {
+        return None;
+    }
+    let (first, rest) = args.split_first()?;
+    let own_folder = matches!(
+        *first,
+        b"__dirname" | b"import.meta.dirname" | b"os.path.dirname(__file__)"
+    ) || first.ends_with(b"dirname(os.path.abspath(__file__))")
+        || first.ends_with(b"dirname(os.path.realpath(__file__))");
+    if !own_folder {
+        return None;
+    }
+    let mut path = String::from(".");
+    for a in rest {
+        let inner = match a {
+            [b'"', mid @ .., b'"'] | [b'\'', mid @ .., b'\''] => mid,
+            _ => return None,
+        };
+        if inner.is_empty() || inner.contains(&b'"') || inner.contains(&b'\'') {
+            return None;
+        }
+        path.push('/');
+        path.push_str(std::str::from_utf8(inner).ok()?.trim_matches('/'));
+    }
+    path.push('/');
+    path.push_str(std::str::from_utf8(&line[s..e]).ok()?);
+    Some(path)
 }
 
 /// Whether a Python line holds only names of an import's list (`    dev,`, `    a as b,`,
@@ -2290,6 +2351,33 @@ app.all('/x/:id{/:op}', tally)\n";
         assert_eq!(c.via.as_deref(), Some("lib/side-bar"));
         let c = cue("import x from '@scope/side-bar'", "side-bar", "app/page.ts");
         assert!(!has(&c, IMPORT));
+    }
+
+    #[test]
+    fn a_path_joined_from_the_scripts_folder_is_that_path() {
+        let c = cue(
+            "const file = path.join(__dirname, '..', 'lib', 'config-validator.js')",
+            "config-validator.js",
+            "build/build.js",
+        );
+        assert_eq!(c.via.as_deref(), Some("./../lib/config-validator.js"));
+        let c = cue(
+            "p = os.path.join(os.path.dirname(__file__), \"data\", \"cases.json\")",
+            "cases.json",
+            "tests/t.py",
+        );
+        assert_eq!(c.via.as_deref(), Some("./data/cases.json"));
+        // From another folder than the script's own, a variable's part: no path known.
+        for line in [
+            "path.join(root, 'lib', 'config-validator.js')",
+            "path.join(__dirname, dir, 'config-validator.js')",
+        ] {
+            assert_eq!(
+                cue(line, "config-validator.js", "b/x.js").via,
+                None,
+                "{line}"
+            );
+        }
     }
 
     #[test]

@@ -145,6 +145,8 @@ pub struct Matcher {
     /// themselves (`config.json`, `SKILL.md`: conventional names, `scan::names`), for
     /// `generic_spans`.
     generic: Vec<String>,
+    /// The configured conventional file names (`with_conventional`).
+    conventional: Vec<String>,
 }
 
 /// The tails' automaton, built for anchored searches only.
@@ -237,6 +239,7 @@ impl Matcher {
             first: [false; 256],
             distinctive,
             generic,
+            conventional: Vec::new(),
         };
         if engine != Engine::Lookup {
             m.build_automaton(engine, &aliases)?;
@@ -430,6 +433,18 @@ impl Matcher {
                 out.push((s, e, id));
             }
         }
+    }
+
+    /// Whether `base` is a conventional file name (`names.generic`: `README.md`, `SKILL.md`),
+    /// which a file in a folder is not known by alone, though the root's file of the name is.
+    pub fn is_generic(&self, base: &str) -> bool {
+        self.conventional.iter().any(|g| g == base)
+    }
+
+    /// The configured conventional file names (`names.generic`), for `is_generic`.
+    pub fn with_conventional(mut self, names: &[String]) -> Matcher {
+        self.conventional = names.to_vec();
+        self
     }
 
     /// Each occurrence of a conventional file name that is no name by itself (see `generic`),

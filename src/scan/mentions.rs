@@ -1496,7 +1496,10 @@ fn generic_paths(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(M
             .rsplit(|b| *b == b'/')
             .next()
             .unwrap_or_default();
-        let known_alone = std::str::from_utf8(written).is_ok_and(|w| matcher.id_of(w).is_some());
+        // A name of its own leads there by the matcher's mention, unless it is only the root's
+        // file's (`README.md`): a link to another folder's is that folder's.
+        let known_alone = std::str::from_utf8(written)
+            .is_ok_and(|w| matcher.id_of(w).is_some() && !matcher.is_generic(w));
         let Some(id) = matcher.id_of(&name).filter(|_| !known_alone) else {
             continue;
         };

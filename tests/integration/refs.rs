@@ -155,7 +155,7 @@ fn evidence_of_a_long_line_is_a_window_holding_the_match() {
             .filter(|_| r[1].contains("]("))
             .unwrap_or(&r[2]);
         // A conventional file's name shows only its file name (`SKILL.md`, `config.json`).
-        let generic = ["SKILL.md", "README.md", "config.json"]
+        let generic = ["SKILL.md", "README.md", "CLAUDE.md", "config.json"]
             .into_iter()
             .find(|g| r[2].ends_with(&format!("/{g}")))
             .unwrap_or(&r[2]);

@@ -196,7 +196,8 @@ pub(crate) fn apply(
                     let bearers = Bearers::load(conn)?;
                     let names: Vec<&str> = bearers.by_name.keys().map(String::as_str).collect();
                     debug("bearers loaded", t0);
-                    let matcher = Matcher::new(&names, engine)?;
+                    let matcher = Matcher::new(&names, engine)?
+                        .with_conventional(&run.ctx.config.names.generic);
                     (bearers, matcher, engine)
                 }
             };

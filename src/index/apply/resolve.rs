@@ -360,7 +360,7 @@ impl EarlyBuild {
             }
             let engine = engine_for(bytes);
             let names: Vec<&str> = by_name.keys().map(String::as_str).collect();
-            let matcher = Matcher::new(&names, engine)?;
+            let matcher = Matcher::new(&names, engine)?.with_conventional(&cfg.generic);
             Ok(EarlyBuild {
                 by_position: by_name,
                 paths,

@@ -101,7 +101,7 @@ pub(super) fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]
                     }
                 }
                 Ok(found_by(
-                    &Matcher::new(&found, Engine::Lookup)?,
+                    &Matcher::new(&found, Engine::Lookup)?.with_conventional(&names_cfg.generic),
                     bytes,
                     &w.path,
                 ))
