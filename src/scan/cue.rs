@@ -696,6 +696,10 @@ fn joined_path(line: &[u8], s: usize, e: usize) -> Option<String> {
     if !matches!(q, b'"' | b'\'') || line.get(e) != Some(&q) {
         return None;
     }
+    // The last part only: a folder on the way (`"data", "x.json"`) is no file named.
+    if line[e + 1..].trim_ascii_start().first() != Some(&b')') {
+        return None;
+    }
     let head = &line[..s - 1];
     let call = ["join(", "resolve("]
         .iter()
@@ -2367,8 +2371,10 @@ app.all('/x/:id{/:op}', tally)\n";
             "tests/t.py",
         );
         assert_eq!(c.via.as_deref(), Some("./data/cases.json"));
-        // From another folder than the script's own, a variable's part: no path known.
+        // From another folder than the script's own, a variable's part, a folder on the way:
+        // no path known.
         for line in [
+            "path.join(__dirname, 'config-validator.js', 'x')",
             "path.join(root, 'lib', 'config-validator.js')",
             "path.join(__dirname, dir, 'config-validator.js')",
         ] {

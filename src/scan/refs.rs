@@ -1219,7 +1219,12 @@ fn decide_path(
             cue::lang_of(m.src, b""),
             Some(cue::Lang::Python | cue::Lang::Script)
         );
-    if comps.is_empty() || exact_import {
+    // So is a path a program builds from its own folder (`path.join(__dirname, 'lib',
+    // 'x.js')`, `cue::joined_path`): a string of code, not a writer's shorthand.
+    let exact_code = relative
+        && m.cue & (cue::SOURCE | cue::LITERAL) == cue::SOURCE | cue::LITERAL
+        && m.cue & cue::FENCE == 0;
+    if comps.is_empty() || exact_import || exact_code {
         return Decision::Weak;
     }
     // Written as a folder (`./guide/`): the file that defines the folder, if any (a skill's
