@@ -129,6 +129,15 @@ SELECT name FROM edges WHERE via LIKE ?1 ESCAPE '\'
 SELECT DISTINCT n.name FROM files f JOIN names n ON n.file_id = f.id
 WHERE f.path >= ?1 AND f.path < ?2
 
+-- name: NAMES_MENTIONED_UNDER
+-- The names that files whose path lies in [?1, ?2) mention or reach by an edge: a plugin
+-- manifest coming or going above them moves the boundary their mentions are decided across.
+SELECT DISTINCT m.name FROM files f JOIN mentions m ON m.src_id = f.id
+WHERE f.path >= ?1 AND f.path < ?2
+UNION
+SELECT DISTINCT e.name FROM files f JOIN edges e ON e.src_id = f.id
+WHERE f.path >= ?1 AND f.path < ?2
+
 -- name: FRONTMATTER_NAME
 -- The frontmatter name file ?1 bears, if any.
 SELECT name FROM names WHERE file_id = ?1 AND kind = 'frontmatter' LIMIT 1

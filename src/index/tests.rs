@@ -124,6 +124,8 @@ const PATHS: &[&str] = &[
     // beside the root's.
     ".claude/tools/kit-x/config.json",
     ".claude/docs/CLAUDE.md",
+    // A plugin wherever a marketplace keeps it: the folder with the manifest.
+    ".claude/tools/kit-x/.claude-plugin/plugin.json",
 ];
 
 const WORDS: &[&str] = &[

@@ -144,25 +144,48 @@ pub fn may_declare_agent(path: &str) -> bool {
 }
 
 /// `p` for a path under `plugins/p/`.
-pub fn plugin_of(path: &str) -> Option<&str> {
+pub fn plugin_of<'p>(path: &'p str, disk: &dyn Disk) -> Option<&'p str> {
+    let mut at = 0;
     let mut it = path.split('/');
     while let Some(c) = it.next() {
+        at += c.len() + 1;
         if c == "plugins" {
-            return it.next().filter(|_| it.clone().next().is_some());
+            let p = it.next().filter(|_| it.clone().next().is_some())?;
+            return Some(&path[..at + p.len()]);
         }
     }
-    None
+    // A marketplace may keep its plugins anywhere (`./filament-specialist` in its
+    // `marketplace.json`): a plugin is the folder that holds a `.claude-plugin/plugin.json`.
+    let n = disk.plugin_len(super::resolve::dir_of(path));
+    (n > 0).then(|| &path[..n])
 }
 
-/// Whether a plugin named `ns` sits beside the plugin that holds `path` (`…/plugins/ns/`).
-fn is_plugin(path: &str, ns: &str, disk: &dyn Disk) -> bool {
-    let Some(at) = path
-        .find("plugins/")
-        .filter(|i| *i == 0 || path.as_bytes()[i - 1] == b'/')
-    else {
-        return false;
+/// A plugin's name: its folder's.
+fn plugin_name(folder: &str) -> &str {
+    folder.rsplit('/').next().unwrap_or(folder)
+}
+
+/// Whether a plugin named `ns` sits beside the plugin folder `plugin` (`…/plugins/ns/`).
+fn is_plugin(plugin: &str, ns: &str, disk: &dyn Disk) -> bool {
+    let beside = match plugin.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/{ns}"),
+        None => ns.to_string(),
     };
-    disk.at(&format!("{}{ns}", &path[..at + "plugins/".len()])) == OnDisk::Dir
+    disk.at(&beside) == OnDisk::Dir
+}
+
+/// How long the path of the plugin folder holding `dir` is: the nearest folder above with a
+/// `.claude-plugin/plugin.json`, not the root (a repository that is one plugin has no
+/// boundaries within); 0 for none.
+pub fn plugin_len_by<D: Disk + ?Sized>(disk: &D, dir: &str) -> usize {
+    let mut d = dir;
+    while !d.is_empty() {
+        if disk.at(&format!("{d}/.claude-plugin/plugin.json")) == OnDisk::File {
+            return d.len();
+        }
+        d = d.rsplit_once('/').map_or("", |(p, _)| p);
+    }
+    0
 }
 
 /// Whether `word` (any case) is a common English word, or the plural of one.
@@ -241,6 +264,10 @@ pub trait Disk {
     /// The text of a small file (a package's entry point), if it can be read.
     fn text(&self, _path: &str) -> Option<std::sync::Arc<str>> {
         None
+    }
+    /// `plugin_len_by` for the folder `dir`.
+    fn plugin_len(&self, dir: &str) -> usize {
+        plugin_len_by(self, dir)
     }
 }
 
@@ -352,7 +379,7 @@ impl NameHint {
     pub fn of(name: &str, bearers: &[(i64, &str)], disk: &dyn Disk) -> NameHint {
         let plain = !name.contains(['.', '/'])
             && bearers.iter().all(|(_, p)| {
-                entity_on_disk(p, name, disk) == Entity::Other && plugin_of(p).is_none()
+                entity_on_disk(p, name, disk) == Entity::Other && plugin_of(p, disk).is_none()
             });
         NameHint { plain }
     }
@@ -611,8 +638,10 @@ fn bare_kind(
     // distinctive name of a skill or an agent no other file of the tree bears: a plugin that
     // depends on another invokes its skills and agents by name ("the `writing-claude-directives`
     // skill"). A command is the user's to run; another plugin's guide names it as an example.
-    if let (Some(sp), Some(tp)) = (plugin_of(m.src), plugin_of(path)) {
-        let ns_ok = m.via.is_some_and(|v| v.strip_suffix(':') == Some(tp));
+    if let (Some(sp), Some(tp)) = (plugin_of(m.src, disk), plugin_of(path, disk)) {
+        let ns_ok = m
+            .via
+            .is_some_and(|v| v.strip_suffix(':') == Some(plugin_name(tp)));
         let unique_thing = only
             && distinctive
             && cue & (cue::NAMED | cue::KINDS) != 0
@@ -684,8 +713,11 @@ fn bare_kind(
     // tree is the plugin's own alias (SuperClaude's commands invoke each other as `/sc:name`):
     // within the plugin it names the plugin's command.
     if cue & cue::NAMESPACE != 0 {
-        if let (Some(ns), Some(tp)) = (m.via.and_then(|v| v.strip_suffix(':')), plugin_of(path)) {
-            if ns != tp && (plugin_of(m.src) != Some(tp) || is_plugin(path, ns, disk)) {
+        let ns = m.via.and_then(|v| v.strip_suffix(':'));
+        if let (Some(ns), Some(tp)) = (ns, plugin_of(path, disk)) {
+            if ns != plugin_name(tp)
+                && (plugin_of(m.src, disk) != Some(tp) || is_plugin(tp, ns, disk))
+            {
                 return None;
             }
         }
@@ -695,6 +727,12 @@ fn bare_kind(
     // command"); a mention stored before the kinds were recorded says only that there was one.
     let kinds = cue & cue::KINDS;
     let kind_word = kind_word(entity);
+    // Writers call a command or an agent a skill, but none of them a hook: "the `after-all`
+    // hooks" are hooks of that name (the steps a command stores), not the command. (No slash:
+    // `/x` is invoked whatever follows it.)
+    if kinds == cue::AS_HOOK && entity != Entity::Other && cue & cue::SLASH == 0 {
+        return None;
+    }
     let entity_cue = cue & cue::ENTITY != 0 && (kinds == 0 || kinds & kind_word != 0);
     let named = cue & (cue::NAMED & !cue::ENTITY) != 0 || entity_cue;
     // Capitalised, a word names a thing only with a cue that it does ("Planner Agent"), or an
@@ -1665,6 +1703,45 @@ mod tests {
         );
         // A mention stored before kinds were recorded: any entity word.
         assert!(edge_to(d("x.md", "status", cue::ENTITY, None, &cmd)).is_some());
+        // A hook is no command (a distinctive name bare would be): hooks of that name.
+        let after = [".claude/commands/after-all.md"];
+        assert!(edge_to(d("x.md", "after-all", 0, None, &after)).is_some());
+        assert_eq!(
+            d("x.md", "after-all", beside(cue::AS_HOOK), None, &after),
+            Decision::Weak
+        );
+        let invoked = beside(cue::AS_HOOK) | cue::SLASH;
+        assert!(edge_to(d("x.md", "after-all", invoked, None, &after)).is_some());
+    }
+
+    #[test]
+    fn a_plugin_is_a_folder_with_a_manifest_wherever_the_marketplace_keeps_it() {
+        let disk = |p: &str| match p {
+            "kit/.claude-plugin/plugin.json" | "lab/.claude-plugin/plugin.json" => OnDisk::File,
+            "kit" | "lab" => OnDisk::Dir,
+            _ => OnDisk::Missing,
+        };
+        assert_eq!(plugin_of("kit/commands/publish.md", &disk), Some("kit"));
+        assert_eq!(plugin_of("plugins/p/agents/x.md", &disk), Some("plugins/p"));
+        assert_eq!(plugin_of("docs/x.md", &disk), None);
+        let b = ["kit/commands/publish.md"];
+        let dec = |src: &str, bits: u32, via: Option<&str>| {
+            let m = Mention {
+                src,
+                name: "publish",
+                cue: bits,
+                via,
+            };
+            let bearers: Vec<(i64, &str)> =
+                b.iter().enumerate().map(|(i, p)| (i as i64, *p)).collect();
+            decide(&m, &bearers, Tree::default(), &disk)
+        };
+        let ns = cue::NAMESPACE | cue::CODE;
+        // Another plugin's command by a namespace that names no plugin (`vendor:publish`, a
+        // program's): not reached; by the plugin's own namespace, or from inside it: reached.
+        assert_eq!(dec("lab/docs/x.md", ns, Some("vendor:")), Decision::Weak);
+        assert!(edge_to(dec("lab/docs/x.md", ns, Some("kit:"))).is_some());
+        assert!(edge_to(dec("kit/docs/x.md", cue::CODE, None)).is_some());
     }
 
     #[test]

@@ -146,7 +146,23 @@ impl NameDelta {
             });
             let packages: Vec<&str> = packages.chain(gone_dirs).collect();
             let mut stmt = conn.prepare_cached(sql::NAMES_UNDER)?;
-            for dir in packages {
+            for dir in &packages {
+                let (lo, hi) = (format!("{dir}/"), format!("{dir}0"));
+                for n in stmt.query_map([lo, hi], |r| r.get::<_, String>(0))? {
+                    package_names.insert(n?);
+                }
+            }
+            // A plugin's manifest makes its folder a boundary (`scan::refs::plugin_of`) for
+            // what its files mention as well as for what they bear.
+            let manifests = plan
+                .added
+                .iter()
+                .map(|e| e.path.as_str())
+                .chain(plan.removed.iter().map(|(_, p)| p.as_str()))
+                .chain(gone.iter().map(String::as_str))
+                .filter_map(|p| p.strip_suffix("/.claude-plugin/plugin.json"));
+            let mut stmt = conn.prepare_cached(sql::NAMES_MENTIONED_UNDER)?;
+            for dir in manifests {
                 let (lo, hi) = (format!("{dir}/"), format!("{dir}0"));
                 for n in stmt.query_map([lo, hi], |r| r.get::<_, String>(0))? {
                     package_names.insert(n?);

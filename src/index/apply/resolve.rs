@@ -188,6 +188,10 @@ impl Disk for Resolver<'_> {
     fn text(&self, p: &str) -> Option<Arc<str>> {
         self.disk.text(p)
     }
+
+    fn plugin_len(&self, dir: &str) -> usize {
+        self.disk.plugin_len(dir)
+    }
 }
 
 /// `probe()` for the path `p`, asked of the disk once per run.
@@ -212,6 +216,8 @@ pub(crate) struct RootDisk<'a> {
     root: &'a Path,
     probed: Mutex<FnvMap<String, OnDisk>>,
     agents: Mutex<FnvMap<String, bool>>,
+    /// The plugin folder above each folder asked about (`Disk::plugin_len`).
+    plugins: Mutex<FnvMap<String, usize>>,
     texts: Texts,
 }
 
@@ -250,6 +256,7 @@ impl<'a> RootDisk<'a> {
             root,
             probed: Mutex::new(FnvMap::default()),
             agents: Mutex::new(FnvMap::default()),
+            plugins: Mutex::new(FnvMap::default()),
             texts: Texts::default(),
         }
     }
@@ -266,6 +273,12 @@ impl Disk for RootDisk<'_> {
 
     fn text(&self, p: &str) -> Option<Arc<str>> {
         self.texts.read(self.root, p)
+    }
+
+    fn plugin_len(&self, dir: &str) -> usize {
+        once_per_run(&self.plugins, dir, || {
+            crate::scan::refs::plugin_len_by(self, dir)
+        })
     }
 }
 
