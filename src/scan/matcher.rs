@@ -144,7 +144,7 @@ pub struct Matcher {
     /// The file names with an extension that are the last part of longer names but no names
     /// themselves (`config.json`, `SKILL.md`: conventional names, `scan::names`), for
     /// `generic_spans`.
-    generic: Vec<String>,
+    generic: Vec<memchr::memmem::Finder<'static>>,
     /// The configured conventional file names (`with_conventional`).
     conventional: Vec<String>,
 }
@@ -221,6 +221,11 @@ impl Matcher {
             .collect();
         generic.sort_unstable();
         generic.dedup();
+        // Built once: a search per file and name would build each again.
+        let generic = generic
+            .iter()
+            .map(|g| memchr::memmem::Finder::new(g.as_bytes()).into_owned())
+            .collect();
         let max_len = list.iter().map(String::len).max().unwrap_or(0);
         let mut has_len = vec![false; max_len + 1];
         for n in &list {
@@ -454,8 +459,11 @@ impl Matcher {
     /// names decide.
     pub fn generic_spans(&self, hay: &[u8]) -> Vec<(usize, usize, &str, Option<String>)> {
         let mut out = Vec::new();
-        for g in &self.generic {
-            for s in memchr::memmem::find_iter(hay, g.as_bytes()) {
+        for finder in &self.generic {
+            let Ok(g) = std::str::from_utf8(finder.needle()) else {
+                continue;
+            };
+            for s in finder.find_iter(hay) {
                 let e = s + g.len();
                 if !end_ok(hay, e) || s > 0 && (is_name_byte(hay[s - 1]) || hay[s - 1] == b'.') {
                     continue;
@@ -466,7 +474,7 @@ impl Matcher {
                 }
                 let rel = &hay[p..s];
                 if rel.is_empty() {
-                    out.push((s, e, g.as_str(), None));
+                    out.push((s, e, g, None));
                     continue;
                 }
                 // Only `./` and `../` steps, from the text's start, a quote or a variable
@@ -493,7 +501,7 @@ impl Matcher {
                 let steps = steps.strip_prefix('/').unwrap_or(steps);
                 let valid = steps.split_terminator('/').all(|c| c == "." || c == "..");
                 if valid && (steps.is_empty() || steps.ends_with('/')) {
-                    out.push((s, e, g.as_str(), Some(steps.to_string())));
+                    out.push((s, e, g, Some(steps.to_string())));
                 }
             }
         }

@@ -638,7 +638,9 @@ fn bare_kind(
     // distinctive name of a skill or an agent no other file of the tree bears: a plugin that
     // depends on another invokes its skills and agents by name ("the `writing-claude-directives`
     // skill"). A command is the user's to run; another plugin's guide names it as an example.
-    if let (Some(sp), Some(tp)) = (plugin_of(m.src, disk), plugin_of(path, disk)) {
+    // (The bearer's plugin only when the writer is in one: most trees have none.)
+    let plugins = plugin_of(m.src, disk).and_then(|sp| Some((sp, plugin_of(path, disk)?)));
+    if let Some((sp, tp)) = plugins {
         let ns_ok = m
             .via
             .is_some_and(|v| v.strip_suffix(':') == Some(plugin_name(tp)));

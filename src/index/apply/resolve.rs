@@ -217,7 +217,7 @@ pub(crate) struct RootDisk<'a> {
     probed: Mutex<FnvMap<String, OnDisk>>,
     agents: Mutex<FnvMap<String, bool>>,
     /// The plugin folder above each folder asked about (`Disk::plugin_len`).
-    plugins: Mutex<FnvMap<String, usize>>,
+    plugins: std::sync::RwLock<FnvMap<String, usize>>,
     texts: Texts,
 }
 
@@ -256,7 +256,7 @@ impl<'a> RootDisk<'a> {
             root,
             probed: Mutex::new(FnvMap::default()),
             agents: Mutex::new(FnvMap::default()),
-            plugins: Mutex::new(FnvMap::default()),
+            plugins: std::sync::RwLock::new(FnvMap::default()),
             texts: Texts::default(),
         }
     }
@@ -276,8 +276,21 @@ impl Disk for RootDisk<'_> {
     }
 
     fn plugin_len(&self, dir: &str) -> usize {
-        once_per_run(&self.plugins, dir, || {
-            crate::scan::refs::plugin_len_by(self, dir)
+        // Asked for every bearer a writer's mention weighs: read-locked, written once per folder.
+        let known = self.plugins.read().ok().and_then(|m| m.get(dir).copied());
+        known.unwrap_or_else(|| {
+            // A folder's plugin is its own, or its parent's (asked once per folder).
+            let n = if dir.is_empty() {
+                0
+            } else if self.at(&format!("{dir}/.claude-plugin/plugin.json")) == OnDisk::File {
+                dir.len()
+            } else {
+                self.plugin_len(dir.rsplit_once('/').map_or("", |(p, _)| p))
+            };
+            if let Ok(mut m) = self.plugins.write() {
+                m.insert(dir.to_string(), n);
+            }
+            n
         })
     }
 }
