@@ -474,21 +474,42 @@ fn listed_together(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]
             && !matcher.name(m.name).contains(['.', '/'])
     };
     let mut listed = vec![false; found.len()];
-    for i in 1..found.len() {
+    let distinct = |m: &Mention| matcher.is_distinctive(m.name);
+    // Runs of names joined one to the next (`a, b and c`), as index ranges.
+    let joined = |i: usize| {
         let (a, ca) = &found[i - 1];
         let (b, cb) = &found[i];
-        if a.line != b.line || a.end > b.start || !bare(a, ca) || !bare(b, cb) {
+        a.line == b.line
+            && a.end <= b.start
+            && bare(a, ca)
+            && bare(b, cb)
+            && joins(&bytes[a.end..b.start])
+    };
+    let mut start = 0;
+    for i in 1..=found.len() {
+        if i < found.len() && joined(i) {
             continue;
         }
-        if !joins(&bytes[a.end..b.start]) {
+        let run = start..i;
+        start = i;
+        // A list of words that mostly are words ("resources, forms, tables, actions, widgets,
+        // infolists": what a plugin generates) lists things, not names, though its one
+        // distinctive word is a name: names are listed among names (a third at least:
+        // "create, add-component, validate" are commands).
+        let named = found[run.clone()]
+            .iter()
+            .filter(|(m, _)| distinct(m))
+            .count();
+        if run.len() < 2 || 3 * named < run.len() {
             continue;
         }
-        let distinct = |m: &Mention| matcher.is_distinctive(m.name);
-        if distinct(b) {
-            listed[i - 1] = true;
-        }
-        if distinct(a) {
-            listed[i] = true;
+        for k in run.start + 1..run.end {
+            if distinct(&found[k].0) {
+                listed[k - 1] = true;
+            }
+            if distinct(&found[k - 1].0) {
+                listed[k] = true;
+            }
         }
     }
     for ((m, c), l) in found.iter_mut().zip(listed) {
