@@ -681,8 +681,11 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         if let Some(via) = via {
             cue.bits |= IMPORT;
             cue.via = Some(via);
-        } else if matches!(lang, Lang::Script | Lang::Python) && cue.via.is_none() {
-            cue.via = joined_path(line, s, e);
+        } else if matches!(lang, Lang::Script | Lang::Python) {
+            // A joined path is read whole, over the string's own folders.
+            if let Some(p) = joined_path(line, s, e) {
+                cue.via = Some(p);
+            }
         }
     }
     cue
@@ -692,15 +695,26 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
 /// `line[s..e]` ends one: `path.join(__dirname, '..', 'lib', 'config-validator.js')`,
 /// `os.path.join(os.path.dirname(__file__), "data", "x.json")` give `./../lib/…`, `./data/…`.
 fn joined_path(line: &[u8], s: usize, e: usize) -> Option<String> {
-    let q = *line.get(s.checked_sub(1)?)?;
-    if !matches!(q, b'"' | b'\'') || line.get(e) != Some(&q) {
+    // The string holding the name, which may hold folders before it (`'/fixtures/x.js'`).
+    let mut qs = s;
+    while qs > 0 && !matches!(line[qs - 1], b'"' | b'\'') {
+        if !matches!(line[qs - 1], b'/' | b'.' | b'-' | b'_')
+            && !line[qs - 1].is_ascii_alphanumeric()
+        {
+            return None;
+        }
+        qs -= 1;
+    }
+    let q = *line.get(qs.checked_sub(1)?)?;
+    if line.get(e) != Some(&q) {
         return None;
     }
     // The last part only: a folder on the way (`"data", "x.json"`) is no file named.
     if line[e + 1..].trim_ascii_start().first() != Some(&b')') {
         return None;
     }
-    let head = &line[..s - 1];
+    let folders = std::str::from_utf8(&line[qs..s]).ok()?.trim_matches('/');
+    let head = &line[..qs - 1];
     let call = ["join(", "resolve("]
         .iter()
         .filter_map(|c| memchr::memmem::rfind(head, c.as_bytes()).map(|i| i + c.len()))
@@ -745,6 +759,10 @@ fn joined_path(line: &[u8], s: usize, e: usize) -> Option<String> {
         }
         path.push('/');
         path.push_str(std::str::from_utf8(inner).ok()?.trim_matches('/'));
+    }
+    if !folders.is_empty() {
+        path.push('/');
+        path.push_str(folders);
     }
     path.push('/');
     path.push_str(std::str::from_utf8(&line[s..e]).ok()?);
@@ -2371,6 +2389,12 @@ app.all('/x/:id{/:op}', tally)\n";
             "tests/t.py",
         );
         assert_eq!(c.via.as_deref(), Some("./data/cases.json"));
+        let c = cue(
+            "fork(join(__dirname, '/fixtures/child.js'), { silent: true })",
+            "child.js",
+            "test/t.js",
+        );
+        assert_eq!(c.via.as_deref(), Some("./fixtures/child.js"));
         // From another folder than the script's own, a variable's part, a folder on the way:
         // no path known.
         for line in [
