@@ -483,6 +483,16 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     while ts > 0 && is_path_byte(line[ts - 1]) {
         ts -= 1;
     }
+    // A variable with a default (`${CLAUDE_PLUGIN_ROOT:-.}/hooks/x.sh`) starts the path.
+    if ts >= 1 && line[ts - 1] == b':' {
+        let mut v = ts - 1;
+        while v > 0 && (line[v - 1].is_ascii_alphanumeric() || line[v - 1] == b'_') {
+            v -= 1;
+        }
+        if v >= 2 && line[v - 1] == b'{' && line[v - 2] == b'$' {
+            ts = v - 2;
+        }
+    }
     // A quoted path may hold spaces (`"My Notes/release plan.md"`): take it whole when the
     // quote closes right after the name.
     if let Some(q) = quoted_start(line, ts, e) {

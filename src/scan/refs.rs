@@ -1478,21 +1478,46 @@ fn client_root_path(src: &str, via: &str, exists: &dyn Disk) -> Option<String> {
     if !via.starts_with('$') {
         return None;
     }
-    let strip =
-        |braced: &str, plain: &str| via.strip_prefix(braced).or_else(|| via.strip_prefix(plain));
-    if let Some(rest) = strip("${CLAUDE_PROJECT_DIR}/", "$CLAUDE_PROJECT_DIR/") {
-        return Some(rest.to_string());
+    let src_dir = src.rsplit_once('/').map_or("", |(d, _)| d);
+    let shell = src.ends_with(".sh")
+        || src.ends_with(".bash")
+        || src.ends_with(".zsh")
+        || src.ends_with(".bats")
+        || cue::lang_of(src, b"") == Some(cue::Lang::Shell);
+    // `$(dirname "$0")/x`, `$(dirname "${BASH_SOURCE[0]}")/x`: the script's own folder.
+    if let Some(rest) = via.strip_prefix("$(dirname ") {
+        let (arg, rest) = rest.split_once(")/")?;
+        let own = arg.contains("$0") || arg.contains("BASH_SOURCE");
+        return (shell && own).then(|| join_normal(src_dir, rest)).flatten();
     }
-    let rest = strip("${CLAUDE_PLUGIN_ROOT}/", "$CLAUDE_PLUGIN_ROOT/")?;
-    let mut dir = src.rsplit_once('/').map_or("", |(d, _)| d);
-    loop {
-        if dir.is_empty() {
-            return Some(rest.to_string());
+    // `$NAME/…`, `${NAME}/…`, `${NAME:-default}/…`.
+    let (name, rest) = match via.strip_prefix("${") {
+        Some(braced) => {
+            let (inner, rest) = braced.split_once("}/")?;
+            (inner.split([':', '-']).next().unwrap_or(inner), rest)
         }
-        if exists.at(&format!("{dir}/.claude-plugin/plugin.json")) == OnDisk::File {
-            return Some(format!("{dir}/{rest}"));
+        None => via[1..].split_once('/')?,
+    };
+    match name {
+        "CLAUDE_PROJECT_DIR" => Some(rest.to_string()),
+        // The project's `.claude/` by the names scripts give it (`PARSER="$CLAUDE_DIR/hooks/…"`).
+        "CLAUDE_DIR" | "CLAUDE_CONFIG_DIR" => Some(format!(".claude/{rest}")),
+        // The plugin holding the file (the nearest folder above with a manifest), else the root.
+        "CLAUDE_PLUGIN_ROOT" | "PLUGIN_ROOT" | "PLUGIN_DIR" => {
+            let n = exists.plugin_len(src_dir);
+            Some(if n > 0 {
+                format!("{}/{rest}", &src[..n])
+            } else {
+                rest.to_string()
+            })
         }
-        dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+        // A script's names for its own folder (a test's, in bats).
+        "SCRIPT_DIR" | "SCRIPTDIR" | "SCRIPT_PATH" | "HERE" | "DIR" | "BATS_TEST_DIRNAME"
+            if shell =>
+        {
+            join_normal(src_dir, rest)
+        }
+        _ => None,
     }
 }
 
@@ -1714,6 +1739,44 @@ mod tests {
         );
         let invoked = beside(cue::AS_HOOK) | cue::SLASH;
         assert!(edge_to(d("x.md", "after-all", invoked, None, &after)).is_some());
+    }
+
+    #[test]
+    fn a_scripts_variables_for_known_folders_lead_there() {
+        let disk = |p: &str| match p {
+            "kit/.claude-plugin/plugin.json" => OnDisk::File,
+            _ => OnDisk::Missing,
+        };
+        let at = |src: &str, via: &str| client_root_path(src, via, &disk);
+        assert_eq!(
+            at("a.md", "$CLAUDE_PROJECT_DIR/x.sh").as_deref(),
+            Some("x.sh")
+        );
+        assert_eq!(
+            at(".claude/hooks/a.sh", "$CLAUDE_DIR/hooks/lib/p.py").as_deref(),
+            Some(".claude/hooks/lib/p.py")
+        );
+        for via in [
+            "${CLAUDE_PLUGIN_ROOT}/hooks/s.sh",
+            "${CLAUDE_PLUGIN_ROOT:-.}/hooks/s.sh",
+            "$PLUGIN_DIR/hooks/s.sh",
+        ] {
+            assert_eq!(
+                at("kit/hooks/hooks.json", via).as_deref(),
+                Some("kit/hooks/s.sh")
+            );
+        }
+        assert_eq!(
+            at("kit/tests/t.bats", "${BATS_TEST_DIRNAME}/../hooks/s.sh").as_deref(),
+            Some("kit/hooks/s.sh")
+        );
+        assert_eq!(
+            at("kit/scripts/lint.sh", "$SCRIPT_DIR/check.py").as_deref(),
+            Some("kit/scripts/check.py")
+        );
+        // Outside a shell script `$SCRIPT_DIR` is no folder known; other variables never.
+        assert_eq!(at("kit/docs/a.md", "$SCRIPT_DIR/check.py"), None);
+        assert_eq!(at("kit/scripts/lint.sh", "$TARGET/check.py"), None);
     }
 
     #[test]
