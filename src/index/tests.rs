@@ -253,6 +253,8 @@ const WORDS: &[&str] = &[
     "\nimport { x } from '@/lib/helpers_lib'\n",
     "[m](../CLAUDE.md)",
     "[m](./CLAUDE.md)",
+    // A table column of role nouns naming agents.
+    "\n| a | b |\n|---|---|\n| x | Implementer |\n| y | Implementer |\n| z | Tester |\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

@@ -72,6 +72,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
             c.bits &= !(cue::LIST | cue::ENTITY | cue::CODE | cue::QUOTED | cue::KEY);
         }
     }
+    name_columns(matcher, bytes, &mut out);
     listed_together(matcher, bytes, &mut out);
     foreign_columns(matcher, bytes, &mut out);
     slashed_lists(matcher, &mut out);
@@ -525,18 +526,11 @@ fn listed_together(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]
     }
 }
 
-/// A table column of code spans that mostly name nothing of the tree (make targets, CI jobs,
-/// flags: `| \`coverage-check\` | … |`) is a list of another kind of thing: a span there that
-/// happens to bear a name (`e2e`, also a command) is one of those: its span is no cue, and it
-/// names no agent, command or skill (`cue::PROGRAM`).
-fn foreign_columns(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]) {
-    const NAMING: u32 = cue::CODE | cue::QUOTED | cue::LIST;
-    if !found.iter().any(|(_, c)| c.bits & cue::CODE != 0) || memchr::memchr(b'|', bytes).is_none()
-    {
-        return;
-    }
-    // A table row: its line number and its cells as byte ranges.
-    type Row = (u32, Vec<(usize, usize)>);
+/// A table row: its line number and its cells as byte ranges.
+type Row = (u32, Vec<(usize, usize)>);
+
+/// The Markdown tables of `bytes`: runs of lines that start with `|`, split into cells.
+fn markdown_tables(bytes: &[u8]) -> Vec<Vec<Row>> {
     let mut tables: Vec<Vec<Row>> = Vec::new();
     let mut current: Vec<Row> = Vec::new();
     let (mut ls, mut n) = (0usize, 1u32);
@@ -562,6 +556,72 @@ fn foreign_columns(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]
     if !current.is_empty() {
         tables.push(current);
     }
+    tables
+}
+
+/// A table column whose one-word cells are mostly role nouns that name things of the tree
+/// (`| Reviewer |`, `| Designer |` beside a column of `` `builder` ``) lists agents: a capital
+/// there is the table's style, not a title's word.
+fn name_columns(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]) {
+    if !found.iter().any(|(_, c)| c.bits & cue::CAPITAL != 0)
+        || memchr::memchr(b'|', bytes).is_none()
+    {
+        return;
+    }
+    let word = |(s, e): (usize, usize)| -> Option<(usize, usize)> {
+        let c = &bytes[s..e];
+        let lead = c.len() - c.trim_ascii_start().len();
+        let inner = c.trim_ascii().trim_ascii();
+        let deco = |b: &u8| matches!(b, b'*' | b'_');
+        let front = inner.iter().take_while(|b| deco(b)).count();
+        let back = inner.iter().rev().take_while(|b| deco(b)).count();
+        let w = inner.get(front..inner.len().checked_sub(back)?)?;
+        let ok = !w.is_empty()
+            && w[0].is_ascii_alphabetic()
+            && w.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-');
+        ok.then_some((s + lead + front, s + lead + front + w.len()))
+    };
+    // Role nouns (`Reviewer`, `Designer`): the names agents go by. A column of phases
+    // (`Research`, `Implement`) names steps, though a command may bear a phase's name.
+    let names = |(s, e): (usize, usize)| {
+        let w = std::str::from_utf8(&bytes[s..e]).unwrap_or("");
+        crate::scan::refs::is_role_noun(w)
+            && (matcher.id_of(&w.to_ascii_lowercase()).is_some() || matcher.id_of(w).is_some())
+    };
+    for rows in markdown_tables(bytes) {
+        let width = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+        for col in 0..width {
+            let words: Vec<(u32, (usize, usize))> = rows
+                .iter()
+                .filter_map(|r| Some((r.0, word(*r.1.get(col)?)?)))
+                .collect();
+            let named = words.iter().filter(|(_, w)| names(*w)).count();
+            if named < 3 || named * 2 < words.len() {
+                continue;
+            }
+            for (m, c) in found.iter_mut() {
+                let whole = words
+                    .iter()
+                    .any(|(line, (s, e))| *line == m.line && (*s, *e) == (m.start, m.end));
+                if whole && c.bits & cue::CAPITAL != 0 {
+                    c.bits = c.bits & !cue::CAPITAL | cue::LIST;
+                }
+            }
+        }
+    }
+}
+
+/// A table column of code spans that mostly name nothing of the tree (make targets, CI jobs,
+/// flags: `| \`coverage-check\` | … |`) is a list of another kind of thing: a span there that
+/// happens to bear a name (`e2e`, also a command) is one of those: its span is no cue, and it
+/// names no agent, command or skill (`cue::PROGRAM`).
+fn foreign_columns(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]) {
+    const NAMING: u32 = cue::CODE | cue::QUOTED | cue::LIST;
+    if !found.iter().any(|(_, c)| c.bits & cue::CODE != 0) || memchr::memchr(b'|', bytes).is_none()
+    {
+        return;
+    }
+    let tables = markdown_tables(bytes);
     let span = |(s, e): (usize, usize)| -> Option<&[u8]> {
         let c = bytes[s..e].trim_ascii();
         let inner = c.strip_prefix(b"`")?.strip_suffix(b"`")?;
