@@ -806,3 +806,19 @@ fn a_file_stored_with_stale_names_is_repaired_by_the_next_run() -> Result<()> {
     assert_eq!(dump(&inc)?, dump(&full)?);
     Ok(())
 }
+
+/// A word that names nothing (`_x` after a dot: an extension's place) joins no list: when its
+/// file comes and goes, the file that writes it is not scanned again, so it must not have
+/// made `/status` beside it a listed name (found by the proptest).
+#[test]
+fn a_word_that_names_nothing_lists_no_name_beside_it() -> Result<()> {
+    let initial = vec![(
+        at(".claude/commands/status.md"),
+        "helpers_lib._x /status ".to_string(),
+    )];
+    let ops = [
+        Op::Write(at(".claude/lib/_x.py"), String::new()),
+        Op::Delete(at(".claude/lib/_x.py")),
+    ];
+    check_sequence(&initial, &ops, false)
+}

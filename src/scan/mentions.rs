@@ -469,9 +469,11 @@ fn slashed_lists(matcher: &Matcher, found: &mut [(Mention, Cue)]) {
 /// of a list of such names: it gets the `LIST` cue. Only bare names in prose count on either
 /// side: a file name or a path says nothing of the words around it.
 fn listed_together(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]) {
+    // (No word that names nothing, an extension or a glob's, joins a list: it is not kept, and
+    // its name leaving the tree would not bring the file back to be scanned.)
     let bare = |m: &Mention, c: &Cue| {
         c.via.is_none()
-            && c.bits & (cue::CODE_FILE | cue::URL | cue::MIDPATH | cue::IMPORT) == 0
+            && c.bits & (cue::CODE_FILE | cue::NO_NAME | cue::IMPORT) == 0
             && !matcher.name(m.name).contains(['.', '/'])
     };
     let mut listed = vec![false; found.len()];
@@ -679,7 +681,7 @@ fn capitalized_list_heads(
     let mut heads: Vec<(Mention, Cue)> = Vec::new();
     for (m, c) in found.iter() {
         let bare = c.via.is_none()
-            && c.bits & (cue::CODE_FILE | cue::URL | cue::MIDPATH | cue::IMPORT) == 0
+            && c.bits & (cue::CODE_FILE | cue::NO_NAME | cue::IMPORT) == 0
             && !matcher.name(m.name).contains(['.', '/']);
         if !bare || !matcher.is_distinctive(m.name) {
             continue;
