@@ -442,11 +442,11 @@ impl Matcher {
 
     /// Whether `base` is a conventional file name (`names.generic`: `README.md`, `SKILL.md`),
     /// which a file in a folder is not known by alone, though the root's file of the name is.
-    pub fn is_generic(&self, base: &str) -> bool {
+    pub fn is_conventional(&self, base: &str) -> bool {
         self.conventional.iter().any(|g| g == base)
     }
 
-    /// The configured conventional file names (`names.generic`), for `is_generic`.
+    /// The configured conventional file names (`names.generic`), for `is_conventional`.
     pub fn with_conventional(mut self, names: &[String]) -> Matcher {
         self.conventional = names.to_vec();
         self

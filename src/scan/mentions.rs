@@ -573,7 +573,7 @@ fn name_columns(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]) {
     let word = |(s, e): (usize, usize)| -> Option<(usize, usize)> {
         let c = &bytes[s..e];
         let lead = c.len() - c.trim_ascii_start().len();
-        let inner = c.trim_ascii().trim_ascii();
+        let inner = c.trim_ascii();
         let deco = |b: &u8| matches!(b, b'*' | b'_');
         let front = inner.iter().take_while(|b| deco(b)).count();
         let back = inner.iter().rev().take_while(|b| deco(b)).count();
@@ -1582,7 +1582,7 @@ fn generic_paths(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(M
         // A name of its own leads there by the matcher's mention, unless it is only the root's
         // file's (`README.md`): a link to another folder's is that folder's.
         let known_alone = std::str::from_utf8(written)
-            .is_ok_and(|w| matcher.id_of(w).is_some() && !matcher.is_generic(w));
+            .is_ok_and(|w| matcher.id_of(w).is_some() && !matcher.is_conventional(w));
         let Some(id) = matcher.id_of(&name).filter(|_| !known_alone) else {
             continue;
         };
@@ -1664,16 +1664,18 @@ fn generic_near_names(path: &str, base: &str, steps: Option<&str>) -> Vec<(Strin
         }
         None => {
             let mut d = dir;
-            let mut up = String::from("./");
-            while !d.is_empty() {
+            for up in 0.. {
+                if d.is_empty() {
+                    break;
+                }
                 let folder = d.rsplit('/').next().unwrap_or(d);
-                out.push((format!("{folder}/{base}"), format!("{up}{base}")));
-                d = d.rsplit_once('/').map_or("", |(p, _)| p);
-                up = if up == "./" {
-                    "../".to_string()
+                let steps = if up == 0 {
+                    "./".to_string()
                 } else {
-                    format!("{up}../")
+                    "../".repeat(up)
                 };
+                out.push((format!("{folder}/{base}"), format!("{steps}{base}")));
+                d = d.rsplit_once('/').map_or("", |(p, _)| p);
             }
         }
     }
@@ -1718,7 +1720,6 @@ fn generic_near_words(bytes: &[u8], path: &str) -> Vec<String> {
         if !steps.is_empty() {
             tokens.insert((t, Some(steps.to_string())));
         }
-        tokens.insert((t, Some(String::new())));
     }
     tokens
         .into_iter()
