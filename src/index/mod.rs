@@ -77,8 +77,10 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // 9: names bound through a package's entry point, cued names across plugins, no slash
         // for an agent, things of another kind, empty packages (eleventh); 10: parenthesised
         // Python imports over lines, keys that take an agent, a command's namespace, a
-        // conventional file's name beside it, clients' copies, alias imports (twelfth).
-        "rules": 10,
+        // conventional file's name beside it, clients' copies, alias imports (twelfth); 11:
+        // plugins by the nearest manifest, a template's output name is not its name, a
+        // namespace crosses a self mention (thirteenth).
+        "rules": 11,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

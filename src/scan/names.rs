@@ -63,7 +63,7 @@ pub fn names_of(path: &str, cfg: &Names) -> Vec<(String, NameKind)> {
         _ => {
             push(base, NameKind::Basename);
             let stem = stem_of(base);
-            if stem != base && stem_ok(stem, cfg) {
+            if stem != base && stem_ok(stem, cfg) && !renders(base, stem) {
                 push(stem, NameKind::Stem);
             }
         }
@@ -116,6 +116,15 @@ pub fn defines_folder(base: &str) -> bool {
             base,
             "__init__.py" | "index.js" | "index.ts" | "index.mjs" | "index.cjs" | "mod.rs"
         )
+}
+
+/// Whether the file `base` is a template whose stem is the file it renders
+/// (`nftables.conf.template`, `.env.example`): that name is the rendered file's, the user's
+/// copy, not the template's.
+fn renders(base: &str, stem: &str) -> bool {
+    const TEMPLATE_EXTS: [&str; 7] = ["template", "tmpl", "tpl", "example", "sample", "dist", "j2"];
+    let ext = &base[stem.len() + 1..];
+    stem.contains('.') && TEMPLATE_EXTS.iter().any(|e| ext.eq_ignore_ascii_case(e))
 }
 
 /// The basename without its last extension; a leading dot does not start an extension.
@@ -292,6 +301,21 @@ mod tests {
             frontmatter_name("p/skills/x/references/testing.md", head, &cfg),
             None
         );
+    }
+
+    #[test]
+    fn a_template_is_not_named_by_the_file_it_renders() {
+        let n = names("state/docker/nftables.conf.template");
+        assert!(!n.iter().any(|(x, _)| x == "nftables.conf"), "{n:?}");
+        assert!(n.iter().any(|(x, _)| x == "nftables.conf.template"));
+        assert!(!names(".env.example").iter().any(|(x, _)| x == ".env"));
+        // Only a stem that is itself a file name: `Dockerfile.template` is still "Dockerfile".
+        assert!(names("docker/Dockerfile.template")
+            .iter()
+            .any(|(x, k)| x == "Dockerfile" && *k == "stem"));
+        assert!(names("lib/parser.tab.c")
+            .iter()
+            .any(|(x, _)| x == "parser.tab"));
     }
 
     #[test]

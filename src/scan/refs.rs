@@ -143,21 +143,33 @@ pub fn may_declare_agent(path: &str) -> bool {
         && !dir.split('/').any(|c| c == "commands")
 }
 
-/// `p` for a path under `plugins/p/`.
+/// The plugin folder holding `path`: `…/plugins/p` for a path under `plugins/p/`, or the
+/// nearest folder above with a manifest when that lies deeper.
 pub fn plugin_of<'p>(path: &'p str, disk: &dyn Disk) -> Option<&'p str> {
+    // A marketplace may keep its plugins anywhere (`./filament-specialist` in its
+    // `marketplace.json`, `plugins/skills/dex-skill-x/` grouped by kind): a plugin is the
+    // folder that holds a `.claude-plugin/plugin.json`.
+    let manifest = disk.plugin_len(super::resolve::dir_of(path));
     let mut at = 0;
     let mut it = path.split('/');
     while let Some(c) = it.next() {
         at += c.len() + 1;
         if c == "plugins" {
             let p = it.next().filter(|_| it.clone().next().is_some())?;
-            return Some(&path[..at + p.len()]);
+            let n = (at + p.len()).max(manifest);
+            return Some(&path[..n]);
         }
     }
-    // A marketplace may keep its plugins anywhere (`./filament-specialist` in its
-    // `marketplace.json`): a plugin is the folder that holds a `.claude-plugin/plugin.json`.
-    let n = disk.plugin_len(super::resolve::dir_of(path));
-    (n > 0).then(|| &path[..n])
+    (manifest > 0).then(|| &path[..manifest])
+}
+
+/// Whether a mention's namespace (`/core:hatch`) is another plugin's than its writer's.
+fn names_another_plugin(m: &Mention<'_>, disk: &dyn Disk) -> bool {
+    let ns = m.via.and_then(|v| v.strip_suffix(':'));
+    match (m.cue & cue::NAMESPACE != 0, ns, plugin_of(m.src, disk)) {
+        (true, Some(ns), Some(own)) => ns != plugin_name(own) && is_plugin(own, ns, disk),
+        _ => false,
+    }
 }
 
 /// A plugin's name: its folder's.
@@ -466,7 +478,8 @@ pub fn decide_hinted(
     // A file that bears the name itself is not referring to another (a self mention), unless
     // it is a document about a thing of that name (a documentation page about a command says
     // `/saas-health` of the command).
-    if bearers.iter().any(|(_, p)| *p == m.src) {
+    // (`/core:hatch` in another plugin's `hatch` skill names core's: the namespace says whose.)
+    if bearers.iter().any(|(_, p)| *p == m.src) && !names_another_plugin(m, exists) {
         let about_a_thing = !m.name.contains('.')
             && entity_on_disk(m.src, m.name, exists) == Entity::Other
             && bearers
@@ -1782,12 +1795,19 @@ mod tests {
     #[test]
     fn a_plugin_is_a_folder_with_a_manifest_wherever_the_marketplace_keeps_it() {
         let disk = |p: &str| match p {
-            "kit/.claude-plugin/plugin.json" | "lab/.claude-plugin/plugin.json" => OnDisk::File,
+            "kit/.claude-plugin/plugin.json"
+            | "lab/.claude-plugin/plugin.json"
+            | "plugins/skills/dex-x/.claude-plugin/plugin.json" => OnDisk::File,
             "kit" | "lab" => OnDisk::Dir,
             _ => OnDisk::Missing,
         };
         assert_eq!(plugin_of("kit/commands/publish.md", &disk), Some("kit"));
         assert_eq!(plugin_of("plugins/p/agents/x.md", &disk), Some("plugins/p"));
+        // Plugins grouped by kind under `plugins/`: the manifest's folder is the plugin.
+        assert_eq!(
+            plugin_of("plugins/skills/dex-x/skills/x/SKILL.md", &disk),
+            Some("plugins/skills/dex-x")
+        );
         assert_eq!(plugin_of("docs/x.md", &disk), None);
         let b = ["kit/commands/publish.md"];
         let dec = |src: &str, bits: u32, via: Option<&str>| {
@@ -1807,6 +1827,24 @@ mod tests {
         assert_eq!(dec("lab/docs/x.md", ns, Some("vendor:")), Decision::Weak);
         assert!(edge_to(dec("lab/docs/x.md", ns, Some("kit:"))).is_some());
         assert!(edge_to(dec("kit/docs/x.md", cue::CODE, None)).is_some());
+        // In another plugin's command of the same name, the namespace says whose: kit's; its
+        // own namespace is a self mention.
+        let both: Vec<(i64, &str)> = vec![
+            (0, "kit/commands/publish.md"),
+            (1, "lab/commands/publish.md"),
+        ];
+        let from_lab = |via| Mention {
+            src: "lab/commands/publish.md",
+            name: "publish",
+            cue: ns | cue::SLASH,
+            via: Some(via),
+        };
+        let d = decide(&from_lab("kit:"), &both, Tree::default(), &disk);
+        assert_eq!(edge_to(d).map(|(id, _)| id), Some(0), "{d:?}");
+        assert_eq!(
+            decide(&from_lab("lab:"), &both, Tree::default(), &disk),
+            Decision::Tie
+        );
     }
 
     #[test]
