@@ -1339,6 +1339,9 @@ fn decide_path(
                 .iter()
                 // Written as a folder, it is still a folder: a moved skill's, not a stem's.
                 .filter(|(_, b)| !folder || defines_named_folder(b, m.name))
+                // A template's name is its output's: `production/stage-report.md`, not yet
+                // written, is what the template at `docs/templates/stage-report.md` renders.
+                .filter(|(_, b)| !is_template(b))
                 .filter(|(_, b)| {
                     let bc: Vec<&str> = b.split('/').collect();
                     last_matches(last, &bc) > 0 || bc.len() >= 2 && bc[bc.len() - 2] == last
@@ -1354,6 +1357,13 @@ fn decide_path(
         return Decision::Tie;
     }
     pick(m.src, &qualified)
+}
+
+/// Whether the file at `path` is a template: kept in a `templates/` folder.
+fn is_template(path: &str) -> bool {
+    path.rsplit('/')
+        .skip(1)
+        .any(|c| c.eq_ignore_ascii_case("templates") || c.eq_ignore_ascii_case("template"))
 }
 
 /// The bearer a path outside the tree is an installed copy of: `~/.claude/commands/
@@ -2404,6 +2414,19 @@ mod tests {
             ),
             Decision::Weak
         );
+        // A path leading nowhere under a folder that exists names a moved file, but not a
+        // template: a template's name is its output's (`production/stage-report.md`, the
+        // report a skill writes from `docs/templates/stage-report.md`).
+        let src = ".claude/skills/s/SKILL.md";
+        let v = Some("production/stage-report.md");
+        let made = ["production/session.md"];
+        let t = [".claude/docs/templates/stage-report.md"];
+        assert_eq!(
+            d_with(src, "stage-report.md", 0, v, &t, &made),
+            Decision::Weak
+        );
+        let moved = [".claude/docs/guides/stage-report.md"];
+        assert!(edge_to(d_with(src, "stage-report.md", 0, v, &moved, &made)).is_some());
         // Two words joined by a slash are alternatives, not a moved path (`xml/` exists).
         let h = ["html/__init__.py"];
         assert_eq!(
