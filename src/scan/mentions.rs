@@ -1401,9 +1401,15 @@ fn rebinds(bytes: &[u8], uses: &[(usize, usize)]) -> bool {
         let lead = bytes[ls..s].trim_ascii_start();
         let target =
             lead.ends_with(b"for ") || lead.ends_with(b"as ") || lead.ends_with(b"global ");
-        let param = lead.starts_with(b"def ")
+        // A parameter's name, not its annotation (`def f(self, app: Quart)` uses `Quart`).
+        let param = (lead.starts_with(b"def ")
             || lead.starts_with(b"async def ")
-            || memchr::memmem::find(lead, b"lambda").is_some();
+            || memchr::memmem::find(lead, b"lambda").is_some())
+            && matches!(
+                bytes[ls..s].trim_ascii_end().last(),
+                Some(b'(' | b',' | b'*') | None
+            )
+            || lead.ends_with(b"lambda ");
         assigned && !lead.contains(&b'(') || target || param
     })
 }
@@ -2145,6 +2151,17 @@ mod tests {
         // A file that also binds the name otherwise says nothing by it alone.
         let text = "import string\ndef f(string):\n    return g(string)\n";
         let got = found(&["string"], text, "a.py");
+        assert!(
+            got.iter().all(|(_, _, bits, _)| bits & cue::QUALIFIED == 0),
+            "{got:?}"
+        );
+        // A parameter's annotation uses the class; a parameter of its name rebinds it.
+        let text = "from .app import Quart\ndef get(self, app: Quart) -> bool: ...\n";
+        let got = found(&["app"], text, "pkg/sessions.py");
+        let uses = carrying(&got, cue::QUALIFIED);
+        assert_eq!(uses, [("app", 2, Some("./app"))], "{got:?}");
+        let text = "from .app import Quart\ndef get(self, app, Quart=None): ...\n";
+        let got = found(&["app"], text, "pkg/sessions.py");
         assert!(
             got.iter().all(|(_, _, bits, _)| bits & cue::QUALIFIED == 0),
             "{got:?}"
