@@ -255,6 +255,9 @@ const WORDS: &[&str] = &[
     "[m](./CLAUDE.md)",
     // A table column of role nouns naming agents.
     "\n| a | b |\n|---|---|\n| x | Implementer |\n| y | Implementer |\n| z | Tester |\n",
+    // A name a package re-exports from its module, and a line using it that shows the module.
+    "\nfrom .helpers_lib import Engine as Engine\n",
+    "\nfrom lib import Engine\nhelpers_lib = Engine()\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name
@@ -554,6 +557,49 @@ fn an_entry_point_changing_re_decides_the_names_bound_through_it() -> Result<()>
         edges
             .iter()
             .any(|e| e.0 == ".claude/app.js" && e.1 == ".claude/lib/helpers_lib.js" && e.3 == 2),
+        "{edges:?}"
+    );
+    Ok(())
+}
+
+#[test]
+fn a_package_init_re_exporting_or_not_re_decides_the_names_used_through_it() -> Result<()> {
+    let (tool, module, init) = (
+        at(".claude/tool.py"),
+        at(".claude/lib/helpers_lib.py"),
+        at(".claude/lib/__init__.py"),
+    );
+    let reexport = "from .helpers_lib import Engine as Engine\n".to_string();
+    let initial = vec![
+        (
+            tool,
+            "from lib import Engine\n\nhelpers_lib = Engine()\n".to_string(),
+        ),
+        (module, "class Engine:\n    pass\n".to_string()),
+        (init, reexport.clone()),
+    ];
+    // The package's file re-exports the class, then defines its own, then re-exports it again,
+    // then is gone: only the package's file changes, never the one using the name.
+    for by_paths in [false, true] {
+        let ops = [
+            Op::Write(init, "class Engine:\n    pass\n".into()),
+            Op::Write(init, reexport.clone()),
+            Op::Delete(init),
+        ];
+        check_sequence(&initial, &ops, by_paths)?;
+    }
+    let dir = tempfile::tempdir()?;
+    let mut tick = 0;
+    for (i, c) in &initial {
+        perform(dir.path(), &Op::Write(*i, c.clone()), &mut tick);
+    }
+    let ctx = ctx_with_db(dir.path(), "x.db")?;
+    run(&ctx, &IndexOptions::default())?;
+    let edges = dump(&ctx)?.3;
+    assert!(
+        edges
+            .iter()
+            .any(|e| e.0 == ".claude/tool.py" && e.1 == ".claude/lib/helpers_lib.py" && e.3 == 3),
         "{edges:?}"
     );
     Ok(())

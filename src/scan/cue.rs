@@ -882,7 +882,7 @@ fn quoted_start(line: &[u8], ts: usize, e: usize) -> Option<usize> {
 
 /// Whether `line[s..e]` lies in a comment or a string literal of a line of `lang` (by the line
 /// alone: a string or comment spanning lines is not seen, and reads as code).
-fn in_comment_or_string(line: &[u8], s: usize, e: usize, lang: Lang) -> bool {
+pub(crate) fn in_comment_or_string(line: &[u8], s: usize, e: usize, lang: Lang) -> bool {
     let lead = line
         .iter()
         .take_while(|b| matches!(b, b' ' | b'\t'))

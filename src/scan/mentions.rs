@@ -328,14 +328,17 @@ fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) 
         // A glob names no one file, a program's word no thing of the tree:
         // any other occurrence speaks before them.
         if c.bits & (cue::GLOB | cue::PROGRAM) != 0 {
-            return 5;
+            return 10;
         }
         // A file name or a path is strong as written: where it is written twice, the first
         // speaks (a path around the second may lead out of the tree).
+        // A name bound through a package's entry is a guess at which module: after any other
+        // import of the name on the line.
+        let guess = u8::from(c.bits & cue::ENTRY != 0);
         if c.bits & cue::IMPORT != 0 || !matcher.name(m.name).contains(['.', '/']) {
-            telling(c)
+            telling(c) * 2 + guess
         } else {
-            1
+            2
         }
     };
     // Per (name, line): the index of the best occurrence so far, the kinds said on the line,
@@ -982,19 +985,33 @@ fn qualified(
     for b in bindings {
         let (parent, last) = b.module.rsplit_once('/').unwrap_or(("", &b.module));
         let parent_last = parent.rsplit('/').next().unwrap_or(parent);
-        if !parent_last.is_empty() && parent_last.eq_ignore_ascii_case(last) {
-            // `from .scaffold import Scaffold`: the bound name is the module's namesake.
-            if let Some(id) = matcher.id_of(parent_last) {
-                for (s, e) in cue::bare_uses(bytes, &b.bound).into_iter().filter(code) {
-                    added.push(mention(id, s, e, parent));
-                }
-            }
-        } else if let Some((id, sub)) = namesake_submodule(matcher, parent, last) {
+        let namesake = if parent_last.eq_ignore_ascii_case(last) {
+            None
+        } else {
+            namesake_submodule(matcher, parent, last)
+        };
+        if let Some((id, sub)) = &namesake {
+            let (id, sub) = (*id, sub.as_str());
             // `from jinja2 import Environment`: a class its package re-exports from the
             // submodule named after it (`jinja2/environment.py`); resolution keeps it only
             // where that submodule exists.
             for (s, e) in cue::bare_uses(bytes, &b.bound).into_iter().filter(code) {
-                added.push(mention(id, s, e, &sub));
+                added.push(mention(id, s, e, sub));
+            }
+        }
+        if !parent_last.is_empty() && parent_last.eq_ignore_ascii_case(last) {
+            // `from .scaffold import Scaffold`: the bound name is the module's namesake.
+            if let Some(id) = matcher.id_of(parent_last) {
+                let all_uses = cue::bare_uses(bytes, &b.bound);
+                for &(s, e) in all_uses.iter().filter(|u| code(u)) {
+                    added.push(mention(id, s, e, parent));
+                }
+                // A package's namesake class (`from quart import Quart`) is defined in one of
+                // its modules, as any name it re-exports.
+                if b.from_import && !rebinds(bytes, &all_uses) {
+                    let uses = all_uses.iter().copied().filter(|u| code(u));
+                    reexported(matcher, bytes, &b, parent_last, uses, &line_of, &mut added);
+                }
             }
         } else if b.from_import && matcher.id_of(last).is_none() {
             // A name a module defines, imported from it (`from .cookies import merge_cookies`)
@@ -1009,13 +1026,18 @@ fn qualified(
                     .iter()
                     .flat_map(|l| cue::bare_uses_within(bytes, &b.bound, l.clone()))
                     .collect();
-                if !uses.is_empty() && !rebinds(bytes, &cue::bare_uses(bytes, &b.bound)) {
+                let all_uses = cue::bare_uses(bytes, &b.bound);
+                if !uses.is_empty() && !rebinds(bytes, &all_uses) {
                     for (s, e) in uses.into_iter().filter(code) {
                         added.push(mention(id, s, e, parent));
                     }
                 }
+                if !rebinds(bytes, &all_uses) {
+                    let uses = all_uses.iter().copied().filter(|u| code(u));
+                    reexported(matcher, bytes, &b, parent_last, uses, &line_of, &mut added);
+                }
             }
-        } else if let Some(id) = matcher.id_of(last) {
+        } else if let Some(id) = matcher.id_of(last).filter(|_| namesake.is_none()) {
             // The module itself as a value (`swap_attr(support, …)`), if it is one: resolution
             // keeps the bindings that lead to a module's file. A file that binds the name to
             // something else too (`def f(string):`, `mock = Mock()`) says nothing by the bare
@@ -1240,6 +1262,82 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
             found.push(code_mention(id, line_of(s), s, e, bits, via.to_string()));
         }
     }
+}
+
+/// A name a package re-exports from a module of its own (`from quart import Quart`, which
+/// `quart/__init__.py` imports from `.app`): a line using it that shows that module's name
+/// (`app = Quart(__name__)`) uses the module. Which module is the package entry's content, read
+/// at resolution (`refs::decide_entry`): each name of a file on such a line is a candidate
+/// (`cue::ENTRY`, via `package/Name`).
+fn reexported(
+    matcher: &Matcher,
+    bytes: &[u8],
+    b: &cue::Binding,
+    package_last: &str,
+    uses: impl Iterator<Item = (usize, usize)>,
+    line_of: &dyn Fn(usize) -> u32,
+    added: &mut Vec<(Mention, Cue)>,
+) {
+    let mut last_line = usize::MAX;
+    for (s, _) in uses {
+        let ls = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
+        if ls == last_line {
+            continue;
+        }
+        last_line = ls;
+        let le = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |i| s + i);
+        for (ws, we) in module_words(&bytes[ls..le]) {
+            let word = std::str::from_utf8(&bytes[ls + ws..ls + we]).unwrap_or("");
+            if word == b.bound || word == package_last {
+                continue;
+            }
+            if let Some(id) = matcher.id_of(word) {
+                added.push((
+                    Mention {
+                        name: id,
+                        line: line_of(ls + ws),
+                        text: String::new(),
+                        start: ls + ws,
+                        end: ls + we,
+                    },
+                    Cue {
+                        bits: cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED | cue::ENTRY,
+                        via: Some(b.module.clone()),
+                    },
+                ));
+            }
+        }
+    }
+}
+
+/// The words of a line of code that may be a module's name: identifiers standing alone, not an
+/// attribute (`self.app`) nor the head of a dotted word (`app.config`), outside strings and
+/// comments.
+fn module_words(line: &[u8]) -> Vec<(usize, usize)> {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < line.len() {
+        if !ident(line[i]) || i > 0 && ident(line[i - 1]) {
+            i += 1;
+            continue;
+        }
+        let mut e = i;
+        while e < line.len() && ident(line[e]) {
+            e += 1;
+        }
+        let attribute = i > 0 && line[i - 1] == b'.';
+        let head = line.get(e) == Some(&b'.');
+        if !attribute
+            && !head
+            && !line[i].is_ascii_digit()
+            && !cue::in_comment_or_string(line, i, e, cue::Lang::Python)
+        {
+            out.push((i, e));
+        }
+        i = e;
+    }
+    out
 }
 
 /// `Command` → `command`: a class's name as its module's file is often named.
@@ -2166,6 +2264,13 @@ mod tests {
             got.iter().all(|(_, _, bits, _)| bits & cue::QUALIFIED == 0),
             "{got:?}"
         );
+        // A name imported from a package, used on a line that shows a module's name: a
+        // candidate module the package may re-export it from (resolution reads the entry);
+        // not an attribute, nor a word in a string.
+        let text = "from quart import Quart\napp = Quart(__name__)\nx = Quart(self.app, 'app')\n";
+        let got = found(&["app", "quart"], text, "tests/t.py");
+        let entries = carrying(&got, cue::ENTRY);
+        assert_eq!(entries, [("app", 2, Some("quart/Quart"))], "{got:?}");
         // Any other name the import binds is no namesake.
         let text = "from typing import List\nx: List[int] = []\n";
         let got = found(&["typing"], text, "a.py");

@@ -966,7 +966,8 @@ pub fn is_empty_package(path: &str, disk: &dyn Disk) -> bool {
 
 /// Whether `path` is a package's entry point (`index.js`, `index.ts`, …).
 pub fn is_entry_file(path: &str) -> bool {
-    ENTRY_FILES.contains(&path.rsplit('/').next().unwrap_or(path))
+    let base = path.rsplit('/').next().unwrap_or(path);
+    ENTRY_FILES.contains(&base) || base == "__init__.py"
 }
 
 /// Whether the entry point `text` (in the folder `dir`) exports the module at `module` as
@@ -1055,6 +1056,9 @@ fn decide_entry(
     exists: &dyn Disk,
 ) -> Decision {
     let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
+    if cue::lang_of(m.src, b"") == Some(cue::Lang::Python) {
+        return decide_reexport(m, via, kind, bearers, exists);
+    }
     let Some(p) = join_normal(src_dir, via) else {
         return Decision::Weak;
     };
@@ -1097,6 +1101,89 @@ fn decide_entry(
         (Some((id, _)), None) => Decision::Edge(*id, Resolution::Unique, kind),
         _ => Decision::Weak,
     }
+}
+
+/// A word on a line using a name imported from a Python package (`via`: `quart/Quart`, or
+/// `./pkg/Name` relative): the package's module bearing the word (`quart/app.py`), when the
+/// package's `__init__.py` imports the name from it (`from .app import Quart as Quart`). One
+/// such module, or no edge.
+fn decide_reexport(
+    m: &Mention<'_>,
+    via: &str,
+    kind: RefKind,
+    bearers: &[(i64, &str)],
+    exists: &dyn Disk,
+) -> Decision {
+    let Some((package, name)) = via.rsplit_once('/') else {
+        return Decision::Weak;
+    };
+    let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
+    let relative = package.starts_with('.');
+    let target_dir = if relative {
+        match join_normal(src_dir, package) {
+            Some(d) => Some(d),
+            None => return Decision::Weak,
+        }
+    } else {
+        None
+    };
+    let is_package = |dir: &str| match &target_dir {
+        Some(t) => dir == t,
+        None => dir == package || dir.ends_with(&format!("/{package}")),
+    };
+    let mut hits = bearers.iter().filter(|(_, b)| {
+        let Some((dir, base)) = b.rsplit_once('/') else {
+            return false;
+        };
+        base.strip_suffix(".py") == Some(m.name)
+            && is_package(dir)
+            && exists
+                .text(&format!("{dir}/__init__.py"))
+                .is_some_and(|t| reexports(&t, package, m.name, name))
+    });
+    match (hits.next(), hits.next()) {
+        (Some((_, b)), None) if *b == m.src => Decision::Tie,
+        (Some((id, _)), None) => Decision::Edge(*id, Resolution::Unique, kind),
+        _ => Decision::Weak,
+    }
+}
+
+/// Whether a package's `__init__.py` (`text`) imports `name` from its module `module`: `from
+/// .module import name`, `from .module import (a, name as name)`, or by the package's absolute
+/// path (`from quart.app import Quart`; `package` as written in the import, `a/b`).
+fn reexports(text: &str, package: &str, module: &str, name: &str) -> bool {
+    let relative = format!("from .{module} import");
+    let absolute = (!package.starts_with('.'))
+        .then(|| format!("from {}.{module} import", package.replace('/', ".")));
+    let heads = std::iter::once(relative.as_str()).chain(absolute.as_deref());
+    heads.into_iter().any(|head| {
+        let mut rest = text;
+        while let Some(i) = rest.find(head) {
+            let after = &rest[i + head.len()..];
+            // (Indented under `if TYPE_CHECKING:` too; not inside a comment or a string.)
+            let at_line_start = rest[..i]
+                .rsplit('\n')
+                .next()
+                .is_none_or(|l| l.trim().is_empty());
+            let list = match after.trim_start().strip_prefix('(') {
+                Some(inner) => inner.split(')').next().unwrap_or(""),
+                None => after.split('\n').next().unwrap_or(""),
+            };
+            let listed = list.split(',').any(|item| {
+                item.split('#')
+                    .next()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .next()
+                    == Some(name)
+            });
+            if at_line_start && listed {
+                return true;
+            }
+            rest = after;
+        }
+        false
+    })
 }
 
 /// Whether the last written component names the file `base`: as written, or without the
@@ -1854,6 +1941,49 @@ mod tests {
         assert_eq!(
             decide(&from_lab("lab:"), &both, Tree::default(), &disk),
             Decision::Tie
+        );
+    }
+
+    #[test]
+    fn a_package_re_exports_a_name_its_init_imports_from_its_module() {
+        let init = "\"\"\"Doc: from .app import Quart\"\"\"\nfrom .app import Quart as Quart\nfrom .ctx import (\n    after_this_request,\n    AppContext,  # the app's\n)\nif TYPE_CHECKING:\n    from quart.wrappers import Request\n";
+        assert!(reexports(init, "quart", "app", "Quart"));
+        assert!(reexports(init, "quart", "ctx", "AppContext"));
+        assert!(reexports(init, "quart", "wrappers", "Request"));
+        assert!(!reexports(init, "quart", "ctx", "Quart"));
+        assert!(!reexports(init, "quart", "app", "App"));
+        // Relative to the writer, no absolute form: `from .wrappers import` only.
+        assert!(!reexports(init, "./quart", "wrappers", "Request"));
+        // Resolution: the module of the package the writer imports from, whose entry says so.
+        struct Pkg;
+        impl Disk for Pkg {
+            fn at(&self, p: &str) -> OnDisk {
+                if p == "src/quart/__init__.py" {
+                    OnDisk::File
+                } else {
+                    OnDisk::Missing
+                }
+            }
+            fn text(&self, p: &str) -> Option<std::sync::Arc<str>> {
+                (p == "src/quart/__init__.py").then(|| "from .app import Quart as Quart\n".into())
+            }
+        }
+        let b: Vec<(i64, &str)> = vec![(1, "src/quart/app.py"), (2, "src/quart/testing/app.py")];
+        let m = |via| Mention {
+            src: "tests/test_basic.py",
+            name: "app",
+            cue: cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED | cue::ENTRY,
+            via: Some(via),
+        };
+        let d = decide(&m("quart/Quart"), &b, Tree::default(), &Pkg);
+        assert_eq!(edge_to(d), Some((1, RefKind::Use)), "{d:?}");
+        assert_eq!(
+            decide(&m("quart/Blueprint"), &b, Tree::default(), &Pkg),
+            Decision::Weak
+        );
+        assert_eq!(
+            decide(&m("other/Quart"), &b, Tree::default(), &Pkg),
+            Decision::Weak
         );
     }
 
