@@ -679,7 +679,11 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     }
     // A run's place in a list is the run's, not its words' (`| Auth/security | 100% |`).
     // … and an item that goes on as a sentence ("- check that the test fails") is a sentence.
-    if starts_item(line, a) && slashed.is_none() && ends_item_head(&line[e..]) {
+    if starts_item(line, a)
+        && slashed.is_none()
+        && ends_item_head(&line[e..])
+        && !defines_a_term(&line[s..e], &line[e..])
+    {
         cue.bits |= LIST;
     }
     if let Some(lang) = lang {
@@ -1046,6 +1050,23 @@ fn ends_item_head(rest: &[u8]) -> bool {
                 || rest.starts_with("→".as_bytes())
         }
     }
+}
+
+/// Whether a plain word heading a list item is a term the item defines (`- **research**:
+/// Investigate the domain`, `6. **Changelog** — document changes`): a glossary's word, not a
+/// row of a list of names (a distinctive name there is one: `- **startup-metrics** - Key
+/// metrics`).
+fn defines_a_term(name: &[u8], rest: &[u8]) -> bool {
+    let rest = trim_decor_start(rest).trim_ascii_start();
+    let described = [":", "—", "–", "- "]
+        .iter()
+        .find_map(|m| rest.strip_prefix(m.as_bytes()))
+        .is_some_and(|d| {
+            d.trim_ascii()
+                .first()
+                .is_some_and(|b| b.is_ascii_alphabetic())
+        });
+    described && std::str::from_utf8(name).is_ok_and(|n| !crate::scan::refs::is_distinctive(n))
 }
 
 /// Whether the name starting at `a` is the first thing of a list item or of a table cell.
@@ -2324,6 +2345,21 @@ app.all('/x/:id{/:op}', tally)\n";
         assert!(has(&cue("| `/eval` | Score |", "eval", "a.md"), LIST));
         assert!(!has(&cue("- use the status field", "status", "a.md"), LIST));
         assert!(has(&cue("1. review", "review", "a.md"), LIST));
+        // A plain word an item defines is a glossary's term; a distinctive one is a name.
+        let term = "- **research**: Investigate the domain";
+        assert!(!has(&cue(term, "research", "a.md"), LIST));
+        assert!(!has(
+            &cue("6. **Status** — Shows it", "Status", "a.md"),
+            LIST
+        ));
+        assert!(has(
+            &cue("- **deep-research**: Investigate", "deep-research", "a.md"),
+            LIST
+        ));
+        assert!(has(
+            &cue("- research: (the command)", "research", "a.md"),
+            LIST
+        ));
     }
 
     #[test]

@@ -715,6 +715,11 @@ fn bare_kind(
     if cue & cue::FOLDER != 0 && !folder_named(path, m.name) {
         return None;
     }
+    // "The `/widgets` directory": a folder at some root, not an invocation, nor a skill's
+    // folder (that one is `skills/widgets/`).
+    if cue & cue::FOLDER != 0 && cue & cue::SLASH != 0 {
+        return None;
+    }
     // Inside that folder, "the name directory" is where here is: it locates a neighbour
     // ("see x.md (in writing-skills directory)"), it does not name the folder's skill.
     if cue & cue::FOLDER != 0 && inside_folder_of(m.src, path) {
@@ -896,6 +901,12 @@ fn inside_folder_of(src: &str, path: &str) -> bool {
 fn defines_named_folder(path: &str, name: &str) -> bool {
     folder_named(path, name)
         && super::names::defines_folder(path.rsplit('/').next().unwrap_or(path))
+}
+
+/// Whether the file at `path` is a code package's entry (`__init__.py`, `index.js`, `mod.rs`).
+fn is_code_entry(path: &str) -> bool {
+    let base = path.rsplit('/').next().unwrap_or(path);
+    super::names::defines_folder(base) && !base.eq_ignore_ascii_case("SKILL.md")
 }
 
 fn folder_named(path: &str, name: &str) -> bool {
@@ -1332,8 +1343,11 @@ fn decide_path(
             return None;
         }
         let hit = bearers.iter().find(|(_, b)| {
+            // (A package's folder in prose is the folder: its entry only by an import.)
             *b == p
-                || (import || !p.contains('.')) && module_of(b) == Some(p.as_str()) && same_lang(b)
+                || (import || !p.contains('.') && !is_code_entry(b))
+                    && module_of(b) == Some(p.as_str())
+                    && same_lang(b)
         });
         match hit {
             Some((_, b)) if *b == m.src => Some(Decision::Tie),
@@ -1367,6 +1381,16 @@ fn decide_path(
     if comps.is_empty() || exact_import || exact_code {
         return Decision::Weak;
     }
+    // A relative link to a plain word that leads nowhere (`[Widgets](../widgets)` in pages
+    // copied from another site) is that word, not the folder of a thing named so elsewhere.
+    if relative
+        && comps.len() == 1
+        && !comps[0].contains('.')
+        && !is_distinctive(comps[0])
+        && exact.iter().all(|p| exists.at(p) == OnDisk::Missing)
+    {
+        return Decision::Weak;
+    }
     // Written as a folder (`./guide/`): the file that defines the folder, if any (a skill's
     // SKILL.md, a package's `__init__.py`), not a file with the folder's name as its stem.
     // So is a path that leads to an existing folder without its slash (`[kit](../review-kit)`):
@@ -1378,7 +1402,9 @@ fn decide_path(
                 .any(|p| !p.is_empty() && exists.at(p) == OnDisk::Dir);
     let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
-        .filter(|(_, b)| !folder || defines_named_folder(b, m.name))
+        // (A code package's folder written as a path is the folder, where its modules are:
+        // not its `__init__.py` or `index.js`, which an import names.)
+        .filter(|(_, b)| !folder || defines_named_folder(b, m.name) && !is_code_entry(b))
         .filter(|(_, b)| !import || same_lang(b))
         .filter(|(_, b)| agrees(&comps, b, outside, m.name))
         .filter(|(_, b)| !import || relative || import_root_ok(b, &comps, exists))
@@ -2593,6 +2619,32 @@ mod tests {
             d("skills/other/SKILL.md", "brainstorming", 0, None, &s),
             Decision::Weak
         );
+    }
+
+    #[test]
+    fn a_folder_written_as_a_root_path_or_a_broken_link_to_a_word_is_no_skill() {
+        let w = ["p/skills/widgets/SKILL.md"];
+        let src = "p/skills/docs/references/general/pages.md";
+        // "a view in the `/widgets` directory": a folder at some root, not the skill.
+        let bits = cue::CODE | cue::SLASH | cue::FOLDER;
+        assert_eq!(d(src, "widgets", bits, None, &w), Decision::Weak);
+        assert!(edge_to(d(src, "widgets", cue::CODE | cue::SLASH, None, &w)).is_some());
+        // `[Widgets](../widgets)` leading nowhere: the word; a distinctive name still leads.
+        assert_eq!(d(src, "widgets", 0, Some("../widgets"), &w), Decision::Weak);
+        let g = ["p/skills/stats-widgets/SKILL.md"];
+        let v = Some("../stats-widgets");
+        assert!(edge_to(d(src, "stats-widgets", 0, v, &g)).is_some());
+        // A code package's folder written as a path is the folder, not its `__init__.py`; a
+        // skill's folder is the skill.
+        let v = Some("plugin/hooks/skill_handlers/");
+        let pkg = ["plugin/hooks/skill_handlers/__init__.py"];
+        let bits = cue::CODE | cue::FOLDER;
+        assert_eq!(
+            d("docs/a.md", "skill_handlers", bits, v, &pkg),
+            Decision::Weak
+        );
+        let v = Some("p/skills/widgets/");
+        assert!(edge_to(d("docs/a.md", "widgets", bits, v, &w)).is_some());
     }
 
     #[test]
