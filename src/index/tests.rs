@@ -258,6 +258,8 @@ const WORDS: &[&str] = &[
     // A name a package re-exports from its module, and a line using it that shows the module.
     "\nfrom .helpers_lib import Engine as Engine\n",
     "\nfrom lib import Engine\nhelpers_lib = Engine()\n",
+    "\nexport {Engine as Engine} from './helpers_lib.js'\n",
+    "\nimport {Engine} from './lib/index.js'\nf(helpers_lib, Engine)\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

@@ -1214,6 +1214,35 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
         if !stem.eq_ignore_ascii_case(&b.bound) && !entry {
             continue;
         }
+        // Through an entry point, a line using the name that shows another module's name
+        // (`request: KyRequest` after `import type {KyRequest} from '../index.js'`): the module
+        // the entry may re-export it from, as Python's (`reexported`); resolution reads the
+        // entry (via `spec#Name`).
+        if entry {
+            if let Some(uses) = cue::script_uses_of(bytes, &b.bound, &binding_lines, false) {
+                let via = format!("{via}#{}", b.bound);
+                let lowered = lower_first(&b.bound);
+                let mut last_line = usize::MAX;
+                for (s, _) in uses {
+                    let ls = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
+                    if std::mem::replace(&mut last_line, ls) == ls {
+                        continue;
+                    }
+                    let le = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |i| s + i);
+                    for (ws, we) in module_words(&bytes[ls..le], cue::Lang::Script) {
+                        let word = std::str::from_utf8(&bytes[ls + ws..ls + we]).unwrap_or("");
+                        if word == b.bound || word == lowered {
+                            continue;
+                        }
+                        if let Some(wid) = matcher.id_of(word) {
+                            let bits = cue::IMPORT | cue::QUALIFIED | cue::ENTRY;
+                            let (a, z) = (ls + ws, ls + we);
+                            found.push(code_mention(wid, line_of(a), a, z, bits, via.clone()));
+                        }
+                    }
+                }
+            }
+        }
         // Through an entry point the bound name is the module's own name, as written or
         // with a capital (`Command` from `command.js`).
         let lowered;
@@ -1286,7 +1315,7 @@ fn reexported(
         }
         last_line = ls;
         let le = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |i| s + i);
-        for (ws, we) in module_words(&bytes[ls..le]) {
+        for (ws, we) in module_words(&bytes[ls..le], cue::Lang::Python) {
             let word = std::str::from_utf8(&bytes[ls + ws..ls + we]).unwrap_or("");
             if word == b.bound || word == package_last {
                 continue;
@@ -1313,7 +1342,7 @@ fn reexported(
 /// The words of a line of code that may be a module's name: identifiers standing alone, not an
 /// attribute (`self.app`) nor the head of a dotted word (`app.config`), outside strings and
 /// comments.
-fn module_words(line: &[u8]) -> Vec<(usize, usize)> {
+fn module_words(line: &[u8], lang: cue::Lang) -> Vec<(usize, usize)> {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut out = Vec::new();
     let mut i = 0;
@@ -1331,7 +1360,7 @@ fn module_words(line: &[u8]) -> Vec<(usize, usize)> {
         if !attribute
             && !head
             && !line[i].is_ascii_digit()
-            && !cue::in_comment_or_string(line, i, e, cue::Lang::Python)
+            && !cue::in_comment_or_string(line, i, e, lang)
         {
             out.push((i, e));
         }
@@ -2271,6 +2300,15 @@ mod tests {
         let got = found(&["app", "quart"], text, "tests/t.py");
         let entries = carrying(&got, cue::ENTRY);
         assert_eq!(entries, [("app", 2, Some("quart/Quart"))], "{got:?}");
+        // The same through a script's entry point: `spec#Name`.
+        let text = "import type {KyRequest} from '../index.js';\nexport type H = {\n\trequest: KyRequest; // request\n};\n";
+        let got = found(&["request"], text, "source/types/hooks.ts");
+        let entries = carrying(&got, cue::ENTRY);
+        assert_eq!(
+            entries,
+            [("request", 3, Some("../index#KyRequest"))],
+            "{got:?}"
+        );
         // Any other name the import binds is no namesake.
         let text = "from typing import List\nx: List[int] = []\n";
         let got = found(&["typing"], text, "a.py");

@@ -824,10 +824,14 @@ fn bare_kind(
         // A one-word stem bare is the thing the document is about (a library, a database, a
         // runtime: `references/cuxfilter.md`), not the document; a compound one is the file's
         // own name. An output style is chosen by its name (`/output-style genui`).
+        // In a comment or a string of code, a name in camel case is an identifier written
+        // in prose: the class or component a file is named after (`NetworkError` in a test's
+        // title, "Verify cause was wrapped in NonError").
         Entity::Other => {
             distinctive
-                && cue & cue::SOURCE == 0
-                && (named || is_compound(m.name) || is_output_style(path))
+                && (cue & cue::SOURCE == 0
+                    && (named || is_compound(m.name) || is_output_style(path))
+                    || cue & cue::SOURCE != 0 && is_camel(m.name))
                 || cue & cue::LITERAL != 0 && lists_submodule(m.src, path, m.name)
         }
     };
@@ -1070,6 +1074,12 @@ fn decide_entry(
     if cue::lang_of(m.src, b"") == Some(cue::Lang::Python) {
         return decide_reexport(m, via, kind, bearers, exists);
     }
+    // `spec#Name`: a word on a line using `Name`, bound through the entry (`mentions`): the
+    // module bearing the word, which the entry exports as `Name`.
+    let (via, exported) = match via.split_once('#') {
+        Some((v, n)) => (v, n),
+        None => (via, m.name),
+    };
     let Some(p) = join_normal(src_dir, via) else {
         return Decision::Weak;
     };
@@ -1105,7 +1115,7 @@ fn decide_entry(
         under(b)
             && stem_is_name(b)
             && cue::lang_of(b, b"") == Some(cue::Lang::Script)
-            && exports(&text, dir, b, m.name)
+            && exports(&text, dir, b, exported)
     });
     match (hits.next(), hits.next()) {
         (Some((_, b)), None) if *b == m.src => Decision::Tie,
@@ -2140,6 +2150,32 @@ mod tests {
         assert_eq!(dec("view", &pkg), Decision::Weak);
         // No entry, or one that exports its own value.
         assert_eq!(dec("express", &Pkg("module.exports = 2\n")), Decision::Weak);
+        // A word on a line using a name the entry re-exports (`..#View`, `view` shown): the
+        // module it is exported from, whatever its own stem.
+        let pkg = Pkg("export {View as View} from './lib/view.js'\n");
+        let via = "..#View";
+        let d = decide_entry(&m("view"), via, RefKind::Use, &b, &pkg);
+        assert_eq!(d, Decision::Edge(2, Resolution::Unique, RefKind::Use));
+        let d = decide_entry(&m("express"), via, RefKind::Use, &b, &pkg);
+        assert_eq!(d, Decision::Weak);
+    }
+
+    #[test]
+    fn a_camel_case_name_in_a_comment_of_code_names_the_file_it_is_named_after() {
+        let b = ["source/errors/NetworkError.ts"];
+        let prose = cue::SOURCE;
+        assert!(edge_to(d("test/hooks.ts", "NetworkError", prose, None, &b)).is_some());
+        // As an identifier of the code, it is the code's; a capitalised word is no camel case.
+        let code = cue::SOURCE | cue::CODE_FILE;
+        assert_eq!(
+            d("test/hooks.ts", "NetworkError", code, None, &b),
+            Decision::Weak
+        );
+        let o = ["source/core/Options.ts"];
+        assert_eq!(
+            d("test/hooks.ts", "Options", prose, None, &o),
+            Decision::Weak
+        );
     }
 
     #[test]
