@@ -144,11 +144,14 @@ pub fn read_file(
     let hash = blake3::hash(&bytes).to_hex().to_string();
     let same = w.old_hash.as_deref() == Some(hash.as_str());
     let names_stale = frontmatter_name(&w.path, &bytes, names) != w.fm;
+    let mentions_probed = || probe.is_some_and(|p| may_mention(p, &bytes, &w.path));
     let needs_scan = match w.kind {
         WorkKind::Scan => true,
-        WorkKind::Check | WorkKind::Probe => {
-            !same || names_stale || probe.is_some_and(|p| may_mention(p, &bytes, &w.path))
-        }
+        WorkKind::Check => !same || names_stale || mentions_probed(),
+        // A file read only for the names that come or go: scanned when it may mention one.
+        // Another change of its own is its own check's (a refresh of some paths leaves the
+        // rest as stale as it found them).
+        WorkKind::Probe => mentions_probed(),
     };
     if !needs_scan {
         return Ok(match w.kind {

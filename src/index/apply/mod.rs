@@ -136,11 +136,18 @@ pub(crate) fn apply(
     run.report.removed = plan.removed.len() as u64;
     run.report.added = plan.added.len() as u64;
 
-    let mut work = first_work(conn, &plan, &delta, &added_ids)?;
-    let probe = if delta.new_names.is_empty() {
+    // Names that no longer have any bearer: files mentioning them must be rescanned.
+    let gone = without_bearers(conn, delta.removed_names.iter())?;
+    let mut work = first_work(conn, &plan, &delta, &gone, &added_ids)?;
+    // A file whose text holds a name that comes or goes may find other mentions than before
+    // (a longer name hides the words inside it, `alpha/SKILL.md` in a path): it is scanned
+    // again. Names that come are looked for everywhere; so are those that go, whose mentions
+    // a file need not have kept.
+    let probing: Vec<String> = delta.new_names.iter().chain(&gone).cloned().collect();
+    let probe = if probing.is_empty() {
         None
     } else {
-        let names = crate::index::read::probe_names(&delta.new_names);
+        let names = crate::index::read::probe_names(&probing);
         Some(Matcher::new(&names, Engine::Automaton)?)
     };
     // Names whose set of bearers changed: their mentions resolve anew.
@@ -265,11 +272,10 @@ fn first_work(
     conn: &Connection,
     plan: &Plan,
     delta: &NameDelta,
+    gone: &[String],
     added_ids: &[i64],
 ) -> Result<Vec<Work>> {
-    // Names that no longer have any bearer: files mentioning them must be rescanned.
-    let gone = without_bearers(conn, delta.removed_names.iter())?;
-    let mut rescan: HashSet<i64> = mention_sources(conn, &gone)?;
+    let mut rescan: HashSet<i64> = mention_sources(conn, gone)?;
     for (id, _) in &plan.removed {
         rescan.remove(id);
     }
@@ -288,7 +294,8 @@ fn first_work(
         let fm = delta.check_fm.get(id).cloned().flatten();
         work.push(Work::new(*id, path, kind, Some(hash.clone()), fm));
     }
-    let indexed = if rescan.is_empty() && delta.new_names.is_empty() {
+    let probing = !delta.new_names.is_empty() || !gone.is_empty();
+    let indexed = if rescan.is_empty() && !probing {
         Vec::new()
     } else {
         indexed_files(conn)?
@@ -301,7 +308,7 @@ fn first_work(
         let (hash, fm) = (Some(hash.clone()), fm.clone());
         if rescan.contains(id) {
             work.push(Work::new(*id, path, WorkKind::Scan, hash, fm));
-        } else if !delta.new_names.is_empty() {
+        } else if probing {
             work.push(Work::new(*id, path, WorkKind::Probe, hash, fm));
         }
     }
