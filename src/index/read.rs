@@ -92,7 +92,7 @@ pub struct Found {
     pub name: String,
     pub line: u32,
     pub text: String,
-    pub cue: u32,
+    pub cue: u64,
     pub via: Option<String>,
     pub to: Option<(i64, Resolution, RefKind)>,
     pub weak: bool,

@@ -11,122 +11,126 @@
 //! (`conductor:` for `/conductor:status`).
 
 /// Inside a Markdown code span (`` `name` ``).
-pub const CODE: u32 = 1;
+pub const CODE: u64 = 1;
 /// Between matching quotes (`"name"`, `'name'`).
-pub const QUOTED: u32 = 1 << 1;
+pub const QUOTED: u64 = 1 << 1;
 /// Written as a command invocation: `/name` (not the tail of a path).
-pub const SLASH: u32 = 1 << 2;
+pub const SLASH: u64 = 1 << 2;
 /// Written with a namespace: `plugin:name`; `via` holds `plugin:`.
-pub const NAMESPACE: u32 = 1 << 3;
+pub const NAMESPACE: u64 = 1 << 3;
 /// The value of a key that names an agent, skill, command or hook (`subagent_type: name`).
-pub const KEY: u32 = 1 << 4;
+pub const KEY: u64 = 1 << 4;
 /// Next to one of the words agent, skill, command, hook (or their plurals).
-pub const ENTITY: u32 = 1 << 5;
+pub const ENTITY: u64 = 1 << 5;
 /// The first thing in a list item or a table cell: a row of a list of such names.
-pub const LIST: u32 = 1 << 6;
+pub const LIST: u64 = 1 << 6;
 /// A code import, require, include or source of the module; `via` holds the module path.
-pub const IMPORT: u32 = 1 << 7;
+pub const IMPORT: u64 = 1 << 7;
 /// Part of a URL: never a reference to a file of the tree.
-pub const URL: u32 = 1 << 8;
+pub const URL: u64 = 1 << 8;
 /// The mentioning file is source code: a bare word there is an identifier of that code.
-pub const CODE_FILE: u32 = 1 << 9;
+pub const CODE_FILE: u64 = 1 << 9;
 
 /// A folder inside a longer written path (`./hooks/run-hook.cmd` for `hooks`): the path names
 /// another file.
-pub const MIDPATH: u32 = 1 << 10;
+pub const MIDPATH: u64 = 1 << 10;
 
 /// A qualified use (`copy.deepcopy`) of the name an import bound in the file (with `IMPORT`).
-pub const QUALIFIED: u32 = 1 << 11;
+pub const QUALIFIED: u64 = 1 << 11;
 
 /// Written as a folder: `name/` with nothing after the slash, or followed by the word
 /// directory, folder or dir. It names the folder, not a file with that stem.
-pub const FOLDER: u32 = 1 << 12;
+pub const FOLDER: u64 = 1 << 12;
 
 /// Said to be the root's: "the root CLAUDE.md", "the project's README.md".
-pub const ROOT: u32 = 1 << 13;
+pub const ROOT: u64 = 1 << 13;
 
 /// The mentioning file is source code (any language whose imports are read), whatever part
 /// of it the name is in: a module is named there by an import or a qualified use, not by a
 /// word in a comment or a string ("the traceback", `"html"`).
-pub const SOURCE: u32 = 1 << 14;
+pub const SOURCE: u64 = 1 << 14;
 
 /// Inside a fenced code block of a Markdown file: an example, whose one-word or relative
 /// imports (`from workflows import X`, `from . import models`) name the example's modules.
-pub const FENCE: u32 = 1 << 15;
+pub const FENCE: u64 = 1 << 15;
 
 /// Written capitalised (`Observer` for the name `observer`): a title word or the start of a
 /// sentence, which names a thing only when said to be one (`Planner Agent`, a list of names),
 /// or for an agent inside the skill that keeps it (`scan::refs`).
-pub const CAPITAL: u32 = 1 << 16;
+pub const CAPITAL: u64 = 1 << 16;
 
 /// With `ENTITY`: which word it is next to (agent or subagent, skill, command, hook). The word
 /// says what kind of thing the name is: "agent sessions" is no `sessions` command.
-pub const AS_AGENT: u32 = 1 << 17;
-pub const AS_SKILL: u32 = 1 << 18;
-pub const AS_COMMAND: u32 = 1 << 19;
-pub const AS_HOOK: u32 = 1 << 20;
+pub const AS_AGENT: u64 = 1 << 17;
+pub const AS_SKILL: u64 = 1 << 18;
+pub const AS_COMMAND: u64 = 1 << 19;
+pub const AS_HOOK: u64 = 1 << 20;
 
 /// Written in a run of plain words joined by `/` (`bug-hunter/verifier subagents`,
 /// `status/evolve/export`): a list of alternatives unless the run leads somewhere on disk,
 /// which only resolution can ask. `via` holds the whole run.
-pub const SLASHED: u32 = 1 << 21;
+pub const SLASHED: u64 = 1 << 21;
 
 /// After another's ("your planner", "its own observer", "the layer's"): someone else's thing,
 /// not the one the tree defines. (Also `ANY`.)
-pub const OTHERS: u32 = 1 << 25;
+pub const OTHERS: u64 = 1 << 25;
 
 /// In code, right after a `.`: an attribute, a file's extension (`".xlsx"`, `open("in.pdf")`)
 /// or a dotted module's part; never an agent's, command's or skill's name.
-pub const DOTTED: u32 = 1 << 26;
+pub const DOTTED: u64 = 1 << 26;
 
 /// In code, a string literal that holds the name alone (`spec.id == "tdd-workflow"`,
 /// `{"skill_id": "xlsx"}`): a value the code compares or sends, not prose about the thing.
-pub const LITERAL: u32 = 1 << 27;
+pub const LITERAL: u64 = 1 << 27;
 
 /// Followed by a word that says it is a program of its own ("the `linear` cli", "the x
 /// binary", "the rdkit library"): software the text runs or installs, not an agent, command or
 /// skill of the tree.
-pub const PROGRAM: u32 = 1 << 28;
+pub const PROGRAM: u64 = 1 << 28;
 
 /// A bare word of a shell line (a script's, or a fenced shell example's), outside a comment or
 /// a string: a program or its argument (`task-master parse-prd x.txt`).
-pub const SHELL_WORD: u32 = 1 << 29;
+pub const SHELL_WORD: u64 = 1 << 29;
 
 /// A module named in a Python file's prose ("the termui module", "use xml.dom.minidom"), not
 /// by an import statement: from the root as an import would be, else the package's own.
-pub const PROSE_MODULE: u32 = 1 << 30;
+pub const PROSE_MODULE: u64 = 1 << 30;
 
 /// Bound through a package's entry point (`const express = require('../')`, `import
 /// {HTTPError} from '../source/index.js'`): the name is the module of that package bearing
 /// it, which the entry exports.
-pub const ENTRY: u32 = 1 << 31;
+pub const ENTRY: u64 = 1 << 31;
+
+/// The line speaks of a template ("Use template: …", "templates (9): PLAN, REQUIREMENTS"): the
+/// only place a template's bare name is the template's, not the file it renders.
+pub const TEMPLATE: u64 = 1 << 32;
 
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
-pub const GLOB: u32 = 1 << 23;
+pub const GLOB: u64 = 1 << 23;
 
 /// A file extension (`inactivity-warning.html`, "use .zip or .html") or a code fence's
 /// language (```` ```html ````): a kind of file, not the name of one; also another program's
 /// `+argument`. Never an edge.
-pub const LABEL: u32 = 1 << 24;
+pub const LABEL: u64 = 1 << 24;
 
 /// After an indefinite determiner or another's ("a CLAUDE.md", "each SKILL.md", "its own
 /// CLAUDE.md", "the layer's CLAUDE.md"): the kind of file, or another folder's, not the root's.
-pub const ANY: u32 = 1 << 22;
+pub const ANY: u64 = 1 << 22;
 
 /// Any of the words that say which kind of thing a name is.
-pub const KINDS: u32 = AS_AGENT | AS_SKILL | AS_COMMAND | AS_HOOK;
+pub const KINDS: u64 = AS_AGENT | AS_SKILL | AS_COMMAND | AS_HOOK;
 
 /// Written where no file is named whatever the bearers: a URL, a folder inside a path, a glob,
 /// an extension or a fence's language.
-pub const NO_NAME: u32 = URL | MIDPATH | GLOB | LABEL;
+pub const NO_NAME: u64 = URL | MIDPATH | GLOB | LABEL;
 
 /// Any cue that says the name is used as the name of a thing.
-pub const NAMED: u32 = CODE | QUOTED | SLASH | NAMESPACE | KEY | ENTITY | LIST;
+pub const NAMED: u64 = CODE | QUOTED | SLASH | NAMESPACE | KEY | ENTITY | LIST;
 
 /// What a cue says about one occurrence.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Cue {
-    pub bits: u32,
+    pub bits: u64,
     pub via: Option<String>,
 }
 
@@ -315,7 +319,7 @@ fn code_fences(bytes: &[u8]) -> Vec<(usize, usize, Lang)> {
     out
 }
 
-const ENTITY_WORDS: &[(&str, u32)] = &[
+const ENTITY_WORDS: &[(&str, u64)] = &[
     ("agent", AS_AGENT),
     ("agents", AS_AGENT),
     ("subagent", AS_AGENT),
@@ -453,6 +457,9 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     let line = &hay[ls..le];
     let (s, e) = (s - ls, e - ls);
     let mut cue = Cue::default();
+    if line.windows(8).any(|w| w.eq_ignore_ascii_case(b"template")) {
+        cue.bits |= TEMPLATE;
+    }
     // In source code, comments and string literals are prose: names count there as they do in
     // a document; elsewhere a bare word is an identifier of the code.
     // A name with a `-` is no identifier of most languages (`data-engineer`): a name there too.
@@ -1025,7 +1032,7 @@ fn first_word(b: &[u8]) -> &[u8] {
 }
 
 /// The `AS_*` bit of an entity word (`Skills` -> `AS_SKILL`), 0 for any other word.
-fn entity_kind(w: &[u8]) -> u32 {
+fn entity_kind(w: &[u8]) -> u64 {
     if w.is_empty() {
         return 0;
     }
@@ -2080,7 +2087,7 @@ app.all('/x/:id{/:op}', tally)\n";
         )
     }
 
-    fn has(c: &Cue, bit: u32) -> bool {
+    fn has(c: &Cue, bit: u64) -> bool {
         c.bits & bit != 0
     }
 

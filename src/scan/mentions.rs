@@ -321,7 +321,7 @@ pub fn evidence(bytes: &[u8], m: &Mention) -> String {
 fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) {
     // The kinds said beside any occurrence on the line ("the status agent, not the status
     // command", "the `e2e` job … `e2e` rebuilds") are said of the name there.
-    const KINDS: u32 = cue::ENTITY | cue::KINDS | cue::PROGRAM;
+    const KINDS: u64 = cue::ENTITY | cue::KINDS | cue::PROGRAM;
     // One pass in the order written (most names occur once a line): the best occurrence so far
     // per (name, line), by rank and then position.
     let rank = |m: &Mention, c: &Cue| {
@@ -343,7 +343,7 @@ fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) 
     };
     // Per (name, line): the index of the best occurrence so far, the kinds said on the line,
     // and whether the name occurs more than once there.
-    let mut best: FnvMap<(u32, u32), (usize, u32, bool)> = FnvMap::default();
+    let mut best: FnvMap<(u32, u32), (usize, u64, bool)> = FnvMap::default();
     for (i, (m, c)) in found.iter().enumerate() {
         let kinds = c.bits & KINDS;
         best.entry((m.name, m.line))
@@ -357,7 +357,7 @@ fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) 
             })
             .or_insert((i, kinds, false));
     }
-    let mut kept: Vec<Option<u32>> = vec![None; found.len()];
+    let mut kept: Vec<Option<u64>> = vec![None; found.len()];
     let dir = dir_of(path);
     // Per (name, line, last folder): the first other written path ending in that folder.
     let mut others: FnvMap<(u32, u32, String), usize> = FnvMap::default();
@@ -621,7 +621,7 @@ fn name_columns(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]) {
 /// happens to bear a name (`e2e`, also a command) is one of those: its span is no cue, and it
 /// names no agent, command or skill (`cue::PROGRAM`).
 fn foreign_columns(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]) {
-    const NAMING: u32 = cue::CODE | cue::QUOTED | cue::LIST;
+    const NAMING: u64 = cue::CODE | cue::QUOTED | cue::LIST;
     if !found.iter().any(|(_, c)| c.bits & cue::CODE != 0) || memchr::memchr(b'|', bytes).is_none()
     {
         return;
@@ -1439,7 +1439,7 @@ fn code_mention(
     line: u32,
     start: usize,
     end: usize,
-    bits: u32,
+    bits: u64,
     via: String,
 ) -> (Mention, Cue) {
     let mention = Mention {
@@ -2003,7 +2003,7 @@ mod tests {
     use crate::scan::matcher::Engine;
 
     /// `(name, line, cue bits, via)` of every mention of `names` in `text` of a file at `path`.
-    fn found(names: &[&str], text: &str, path: &str) -> Vec<(String, u32, u32, Option<String>)> {
+    fn found(names: &[&str], text: &str, path: &str) -> Vec<(String, u32, u64, Option<String>)> {
         let m = Matcher::new(names, Engine::Automaton).unwrap_or_else(|e| panic!("{e}"));
         mentions_in(&m, text.as_bytes(), path)
             .into_iter()
@@ -2170,8 +2170,8 @@ mod tests {
 
     /// `(name, line, via)` of the mentions whose cue holds `bit`.
     fn carrying(
-        got: &[(String, u32, u32, Option<String>)],
-        bit: u32,
+        got: &[(String, u32, u64, Option<String>)],
+        bit: u64,
     ) -> Vec<(&str, u32, Option<&str>)> {
         got.iter()
             .filter(|(_, _, bits, _)| bits & bit != 0)

@@ -295,7 +295,7 @@ impl<F: Fn(&str) -> OnDisk> Disk for F {
 pub struct Mention<'a> {
     pub src: &'a str,
     pub name: &'a str,
-    pub cue: u32,
+    pub cue: u64,
     pub via: Option<&'a str>,
 }
 
@@ -324,7 +324,7 @@ pub fn never_an_edge(
     src: &str,
     name: &str,
     distinctive: impl FnOnce() -> bool,
-    cue: u32,
+    cue: u64,
     via: Option<&str>,
 ) -> bool {
     if cue & cue::NO_NAME != 0 {
@@ -391,7 +391,9 @@ impl NameHint {
     pub fn of(name: &str, bearers: &[(i64, &str)], disk: &dyn Disk) -> NameHint {
         let plain = !name.contains(['.', '/'])
             && bearers.iter().all(|(_, p)| {
-                entity_on_disk(p, name, disk) == Entity::Other && plugin_of(p, disk).is_none()
+                entity_on_disk(p, name, disk) == Entity::Other
+                    && plugin_of(p, disk).is_none()
+                    && !is_template(p)
             });
         NameHint { plain }
     }
@@ -599,7 +601,7 @@ fn decide_slashed(
 }
 
 /// The word (`cue::AS_*`) that says a thing is of this kind.
-fn kind_word(entity: Entity) -> u32 {
+fn kind_word(entity: Entity) -> u64 {
     match entity {
         Entity::Agent => cue::AS_AGENT,
         Entity::Skill => cue::AS_SKILL,
@@ -668,6 +670,11 @@ fn bare_kind(
         if sp != tp && !ns_ok && cue & cue::KEY == 0 && !unique_thing {
             return None;
         }
+    }
+    // A template is named as the file it renders is (the project's `REQUIREMENTS.md`, a
+    // task's `STATE.md`): its bare name is the template's only where the line speaks of one.
+    if is_template(path) && cue & cue::TEMPLATE == 0 {
+        return None;
     }
     // `/ns:name` with the folder that holds the file as its namespace: how the client names a
     // command in a subfolder (`commands/ns/name.md`, or a folder of commands installed there);
@@ -1681,14 +1688,14 @@ fn module_of(path: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
-    fn d(src: &str, name: &str, cue_bits: u32, via: Option<&str>, bearers: &[&str]) -> Decision {
+    fn d(src: &str, name: &str, cue_bits: u64, via: Option<&str>, bearers: &[&str]) -> Decision {
         d_with(src, name, cue_bits, via, bearers, &[])
     }
 
     fn d_with(
         src: &str,
         name: &str,
-        cue_bits: u32,
+        cue_bits: u64,
         via: Option<&str>,
         bearers: &[&str],
         others: &[&str],
@@ -1808,8 +1815,9 @@ mod tests {
             d("a/x.md", "template", cue::CODE, None, &tpl),
             Decision::Weak
         );
+        // (Its own name says template: the line speaks of one.)
         assert_eq!(
-            edge_to(d("a/x.md", "template.html", 0, None, &tpl)),
+            edge_to(d("a/x.md", "template.html", cue::TEMPLATE, None, &tpl)),
             Some((1, RefKind::File))
         );
     }
@@ -1943,7 +1951,7 @@ mod tests {
         );
         assert_eq!(plugin_of("docs/x.md", &disk), None);
         let b = ["kit/commands/publish.md"];
-        let dec = |src: &str, bits: u32, via: Option<&str>| {
+        let dec = |src: &str, bits: u64, via: Option<&str>| {
             let m = Mention {
                 src,
                 name: "publish",
@@ -2681,6 +2689,18 @@ mod tests {
         );
         let v = Some("p/skills/widgets/");
         assert!(edge_to(d("docs/a.md", "widgets", bits, v, &w)).is_some());
+    }
+
+    #[test]
+    fn a_template_is_named_bare_only_where_the_line_speaks_of_a_template() {
+        let t = ["templates/REQUIREMENTS.md"];
+        let out = d("commands/init.md", "REQUIREMENTS.md", cue::CODE, None, &t);
+        assert_eq!(out, Decision::Weak);
+        let said = cue::CODE | cue::TEMPLATE;
+        assert!(edge_to(d("commands/init.md", "REQUIREMENTS.md", said, None, &t)).is_some());
+        // A path through its folder needs no word.
+        let v = Some("templates/REQUIREMENTS.md");
+        assert!(edge_to(d("commands/init.md", "REQUIREMENTS.md", 0, v, &t)).is_some());
     }
 
     #[test]

@@ -118,7 +118,7 @@ impl<'b> Resolver<'b> {
     /// Fills `to` and `weak` of each mention found in the file at `src` (each written form
     /// resolved once).
     fn resolve_all(&self, src: &str, found: &mut [Found]) {
-        let mut done: FnvMap<(&str, u32, Option<&str>), Decision> = FnvMap::default();
+        let mut done: FnvMap<(&str, u64, Option<&str>), Decision> = FnvMap::default();
         let mut out = Vec::with_capacity(found.len());
         for m in found.iter() {
             let key = (m.name.as_str(), m.cue, m.via.as_deref());
@@ -137,7 +137,7 @@ impl<'b> Resolver<'b> {
         }
     }
 
-    fn decide(&self, src: &str, name: &str, cue: u32, via: Option<&str>) -> Decision {
+    fn decide(&self, src: &str, name: &str, cue: u64, via: Option<&str>) -> Decision {
         let Some(ids) = self.bearers.by_name.get(name) else {
             return Decision::Weak;
         };
@@ -446,14 +446,15 @@ pub(super) fn reresolve_name(
     }
     // Every mention of the name: the unresolved ones, and the resolved ones, which are edges
     // into a current bearer (an edge into a file that left became a mention when it left).
-    type Row = (i64, String, i64, String, u32, Option<String>);
+    type Row = (i64, String, i64, String, u64, Option<String>);
     let row = |r: &rusqlite::Row<'_>| -> rusqlite::Result<Row> {
         Ok((
             r.get(0)?,
             r.get(1)?,
             r.get(2)?,
             r.get(3)?,
-            r.get(4)?,
+            // Stored as SQLite's signed integer (the bits fit in 63).
+            r.get::<_, i64>(4)? as u64,
             r.get(5)?,
         ))
     };
@@ -501,7 +502,7 @@ pub(super) fn reresolve_name(
                     line,
                     text,
                     res.as_str(),
-                    cue,
+                    cue as i64,
                     via,
                     kind.as_str()
                 ])?;
@@ -512,7 +513,7 @@ pub(super) fn reresolve_name(
                     name,
                     line,
                     text,
-                    cue,
+                    cue as i64,
                     via,
                     d == Decision::Weak
                 ])?;

@@ -172,13 +172,21 @@ pub(super) fn write_outcome(run: &mut Run<'_>, tx: &Connection, o: FileRead) -> 
                             m.line,
                             m.text,
                             res.as_str(),
-                            m.cue,
+                            m.cue as i64,
                             m.via,
                             kind.as_str()
                         ])?;
                     }
                     _ => {
-                        ins_m.execute(params![id, m.name, m.line, m.text, m.cue, m.via, m.weak])?;
+                        ins_m.execute(params![
+                            id,
+                            m.name,
+                            m.line,
+                            m.text,
+                            m.cue as i64,
+                            m.via,
+                            m.weak
+                        ])?;
                     }
                 }
             }
