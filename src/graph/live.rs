@@ -76,6 +76,7 @@ pub fn live_dependents(
         Matcher::new(&all_names, Engine::Automaton)?.with_conventional(&config.names.generic);
     let truncated = AtomicBool::new(false);
     let max = config.limits.max_file_bytes;
+    let aliases = crate::scan::walk::Aliases::new(ws, config)?;
     // What one read of a file yields: `None` when it was not read (out of time, binary, too
     // large, unreadable), which also means it bears no name, as in the index.
     struct Read {
@@ -96,6 +97,13 @@ pub fn live_dependents(
             };
             if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
                 return None;
+            }
+            // Another in-scope file under a second name mentions nothing of its own.
+            if aliases.is_alias(&e.path) {
+                return Some(Read {
+                    fm: names::frontmatter_name(&e.path, &bytes, &config.names),
+                    found: Vec::new(),
+                });
             }
             // Only the targets' names can make an answer: the others are dropped here, the
             // kept ones get their evidence while the bytes are at hand.

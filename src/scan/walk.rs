@@ -530,6 +530,47 @@ pub fn ignored_in_scope(root: &Path, config: &Config) -> Option<u64> {
     Some(n as u64)
 }
 
+/// Which files are another in-scope file under a second name: a symlink inside the tree to a
+/// file the scope holds (`CLAUDE.md -> AGENTS.md` when both are in scope). Such a file bears
+/// its names (mentions of `CLAUDE.md` are of it, and an edit through it is recorded), but its
+/// text is its target's, whose mentions the target gives once: it is not scanned. A link to a
+/// file out of scope is the only way its text is in the index: it is scanned.
+pub struct Aliases {
+    root: PathBuf,
+    real_root: PathBuf,
+    scope: ScopeMatcher,
+}
+
+impl Aliases {
+    pub fn new(ws: &Workspace, config: &Config) -> Result<Aliases> {
+        Ok(Aliases {
+            root: ws.root.clone(),
+            real_root: std::fs::canonicalize(&ws.root).unwrap_or_else(|_| ws.root.clone()),
+            scope: ScopeMatcher::new(&config.scope)?,
+        })
+    }
+
+    /// Whether the file at root-relative `rel` is a link to another file the scope holds.
+    pub fn is_alias(&self, rel: &str) -> bool {
+        let abs = self.root.join(rel);
+        if !std::fs::symlink_metadata(&abs).is_ok_and(|m| m.file_type().is_symlink()) {
+            return false;
+        }
+        let Ok(target) = std::fs::canonicalize(&abs) else {
+            return false;
+        };
+        let Some(target_rel) = target
+            .strip_prefix(&self.real_root)
+            .ok()
+            .and_then(|t| t.to_str())
+            .map(|t| t.replace(std::path::MAIN_SEPARATOR, "/"))
+        else {
+            return false;
+        };
+        target_rel != rel && target.is_file() && self.scope.includes_file(&target_rel)
+    }
+}
+
 /// Whether `path` (a symlink) resolves to somewhere under `real_root` (the canonical root).
 pub fn stays_inside(real_root: &Path, path: &Path) -> bool {
     std::fs::canonicalize(path).is_ok_and(|p| p.starts_with(real_root))

@@ -559,3 +559,35 @@ fn a_rebuild_that_runs_out_of_space_changes_nothing() {
         before
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_link_to_an_in_scope_file_bears_its_names_but_mentions_nothing_twice() {
+    let p = Project::empty();
+    p.write(".claude/agents/reviewer-bot.md", "Reviews.\n");
+    p.write("AGENTS.md", "Hand reviews to reviewer-bot.\n");
+    std::os::unix::fs::symlink("AGENTS.md", p.path("CLAUDE.md"))
+        .unwrap_or_else(|e| panic!("symlink: {e}"));
+    // The default scope holds CLAUDE.md, not AGENTS.md: the link is the only way its text is
+    // in the index, and it is scanned.
+    p.src().args(["index", "--full"]).assert().success();
+    let edges = stdout(p.src().args(["query", "edges", "--format", "tsv"]));
+    assert!(
+        edges.contains("CLAUDE.md\t.claude/agents/reviewer-bot.md"),
+        "{edges}"
+    );
+    // With AGENTS.md in scope, its mentions are its own, once; the link still bears its names.
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\".claude/**\", \"CLAUDE.md\", \"AGENTS.md\"]\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let edges = stdout(p.src().args(["query", "edges", "--format", "tsv"]));
+    assert!(
+        edges.contains("AGENTS.md\t.claude/agents/reviewer-bot.md"),
+        "{edges}"
+    );
+    assert!(!edges.contains("CLAUDE.md\t.claude"), "{edges}");
+    let files = stdout(p.src().args(["query", "files", "--format", "tsv"]));
+    assert!(files.contains("CLAUDE.md"), "{files}");
+}

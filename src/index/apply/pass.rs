@@ -33,11 +33,16 @@ pub(super) fn pass(
     let (tx, rx) = mpsc::sync_channel::<Result<FileRead>>(1024);
     let resolver = Resolver::new(bearers, root);
     let resolver = &resolver;
+    let aliases = crate::scan::walk::Aliases::new(&run.ctx.ws, &run.ctx.config)?;
+    let aliases = &aliases;
     std::thread::scope(|s| -> Result<()> {
         s.spawn(move || {
             // Resolution happens here, beside the scan: the writer is the bottleneck.
             work.par_iter().for_each_with(tx, |tx, w| {
                 let o = read_file(root, w, max, names_cfg, probe, |b| {
+                    if aliases.is_alias(&w.path) {
+                        return Ok(Vec::new());
+                    }
                     Ok(found_by(matcher, b, &w.path))
                 })
                 .map(|mut o| {
