@@ -105,6 +105,10 @@ pub const ENTRY: u64 = 1 << 31;
 /// only place a template's bare name is the template's, not the file it renders.
 pub const TEMPLATE: u64 = 1 << 32;
 
+/// The line speaks of a style (`/output-style genui`, `"outputStyle": "genui"`): an output
+/// style is named there, and its name elsewhere is a word (a project's name, often).
+pub const STYLE: u64 = 1 << 33;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
 
@@ -459,6 +463,9 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     let mut cue = Cue::default();
     if line.windows(8).any(|w| w.eq_ignore_ascii_case(b"template")) {
         cue.bits |= TEMPLATE;
+    }
+    if line.windows(5).any(|w| w.eq_ignore_ascii_case(b"style")) {
+        cue.bits |= STYLE;
     }
     // In source code, comments and string literals are prose: names count there as they do in
     // a document; elsewhere a bare word is an identifier of the code.

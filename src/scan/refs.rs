@@ -830,14 +830,17 @@ fn bare_kind(
         // use, its file name or a path; a bare word in a comment or string is prose about it.
         // A one-word stem bare is the thing the document is about (a library, a database, a
         // runtime: `references/cuxfilter.md`), not the document; a compound one is the file's
-        // own name. An output style is chosen by its name (`/output-style genui`).
+        // own name. An output style is chosen by its name where the line speaks of a style
+        // (`/output-style genui`); elsewhere its name is a word, often the project's own.
         // In a comment or a string of code, a name in camel case is an identifier written
         // in prose: the class or component a file is named after (`NetworkError` in a test's
         // title, "Verify cause was wrapped in NonError").
         Entity::Other => {
             distinctive
                 && (cue & cue::SOURCE == 0
-                    && (named || is_compound(m.name) || is_output_style(path))
+                    && (named
+                        || is_compound(m.name)
+                        || is_output_style(path) && cue & cue::STYLE != 0)
                     || cue & cue::SOURCE != 0 && is_camel(m.name))
                 || cue & cue::LITERAL != 0 && lists_submodule(m.src, path, m.name)
         }
@@ -1664,6 +1667,20 @@ fn client_root_path(src: &str, via: &str, exists: &dyn Disk) -> Option<String> {
                 rest.to_string()
             })
         }
+        // The skill holding the file (`${CLAUDE_SKILL_DIR}/references/x.md` in a skill or its
+        // references): the nearest folder above with a SKILL.md.
+        "CLAUDE_SKILL_DIR" | "SKILL_DIR" => {
+            let mut d = src_dir;
+            loop {
+                if exists.at(&format!("{d}/SKILL.md")) == OnDisk::File {
+                    return join_normal(d, rest);
+                }
+                match d.rsplit_once('/') {
+                    Some((up, _)) => d = up,
+                    None => return None,
+                }
+            }
+        }
         // A script's names for its own folder (a test's, in bats).
         "SCRIPT_DIR" | "SCRIPTDIR" | "SCRIPT_PATH" | "HERE" | "DIR" | "BATS_TEST_DIRNAME"
             if shell =>
@@ -1898,10 +1915,22 @@ mod tests {
     #[test]
     fn a_scripts_variables_for_known_folders_lead_there() {
         let disk = |p: &str| match p {
-            "kit/.claude-plugin/plugin.json" => OnDisk::File,
+            "kit/.claude-plugin/plugin.json" | "kit/skills/rev/SKILL.md" => OnDisk::File,
             _ => OnDisk::Missing,
         };
         let at = |src: &str, via: &str| client_root_path(src, via, &disk);
+        // A skill's own folder, from the skill or its references.
+        let v = "${CLAUDE_SKILL_DIR}/references/list.md";
+        for src in [
+            "kit/skills/rev/SKILL.md",
+            "kit/skills/rev/references/a/b.md",
+        ] {
+            assert_eq!(
+                at(src, v).as_deref(),
+                Some("kit/skills/rev/references/list.md")
+            );
+        }
+        assert_eq!(at("kit/docs/a.md", v), None);
         assert_eq!(
             at("a.md", "$CLAUDE_PROJECT_DIR/x.sh").as_deref(),
             Some("x.sh")
@@ -2166,6 +2195,14 @@ mod tests {
         assert_eq!(d, Decision::Edge(2, Resolution::Unique, RefKind::Use));
         let d = decide_entry(&m("express"), via, RefKind::Use, &b, &pkg);
         assert_eq!(d, Decision::Weak);
+    }
+
+    #[test]
+    fn an_output_style_is_named_where_the_line_speaks_of_a_style() {
+        let s = [".claude/output-styles/poneglyph.md"];
+        let styled = cue::STYLE;
+        assert!(edge_to(d("CLAUDE.md", "poneglyph", styled, None, &s)).is_some());
+        assert_eq!(d("CLAUDE.md", "poneglyph", 0, None, &s), Decision::Weak);
     }
 
     #[test]
