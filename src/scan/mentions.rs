@@ -1212,6 +1212,26 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
         let (_, stem, via) = spec_parts(&b.spec);
         let entry = is_entry(&b.spec);
         if !stem.eq_ignore_ascii_case(&b.bound) && !entry {
+            // A name a module defines, imported from it (`import {type TaskOptions} from
+            // './options.js'`) and used on a line that shows the module's name (`(options:
+            // TaskOptions) =>`): the line uses what that module defines, as Python's.
+            let Some(id) = matcher.id_of(stem) else {
+                continue;
+            };
+            let Some(uses) = cue::script_uses_of(bytes, &b.bound, &binding_lines, false) else {
+                continue;
+            };
+            for (s, e) in uses {
+                let ls = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
+                let le = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |i| s + i);
+                let shown = module_words(&bytes[ls..le], cue::Lang::Script)
+                    .into_iter()
+                    .any(|(ws, we)| &bytes[ls + ws..ls + we] == stem.as_bytes());
+                if shown {
+                    let bits = cue::IMPORT | cue::QUALIFIED;
+                    found.push(code_mention(id, line_of(s), s, e, bits, via.to_string()));
+                }
+            }
             continue;
         }
         // Through an entry point, a line using the name that shows another module's name
@@ -2300,6 +2320,11 @@ mod tests {
         let got = found(&["app", "quart"], text, "tests/t.py");
         let entries = carrying(&got, cue::ENTRY);
         assert_eq!(entries, [("app", 2, Some("quart/Quart"))], "{got:?}");
+        // A script's name imported from a module, on a line showing the module's name.
+        let text = "import {type TaskOptions} from './options.js';\nconst f = (options: TaskOptions) => 1;\nconst g = (x: TaskOptions) => 2;\n";
+        let got = found(&["options"], text, "source/index.ts");
+        let uses = carrying(&got, cue::QUALIFIED);
+        assert_eq!(uses, [("options", 2, Some("./options"))], "{got:?}");
         // The same through a script's entry point: `spec#Name`.
         let text = "import type {KyRequest} from '../index.js';\nexport type H = {\n\trequest: KyRequest; // request\n};\n";
         let got = found(&["request"], text, "source/types/hooks.ts");
