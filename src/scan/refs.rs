@@ -727,6 +727,21 @@ fn bare_kind(
     if cue & cue::FOLDER != 0 && cue & cue::SLASH != 0 {
         return None;
     }
+    // `best-practices/` where a folder of that name lies beside the writer or at the root, not
+    // the thing's own: that folder, as a path written there would lead to it.
+    if cue & cue::FOLDER != 0 && m.via.is_none() {
+        let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
+        let own = path.rsplit_once('/').map(|(d, _)| d);
+        let beside = (!src_dir.is_empty()).then(|| format!("{src_dir}/{}", m.name));
+        let other = beside
+            .iter()
+            .map(String::as_str)
+            .chain(std::iter::once(m.name))
+            .any(|f| Some(f) != own && disk.at(f) == OnDisk::Dir);
+        if other {
+            return None;
+        }
+    }
     // Inside that folder, "the name directory" is where here is: it locates a neighbour
     // ("see x.md (in writing-skills directory)"), it does not name the folder's skill.
     if cue & cue::FOLDER != 0 && inside_folder_of(m.src, path) {
@@ -888,7 +903,9 @@ fn is_output_style(path: &str) -> bool {
     })
 }
 
-/// Instruction files the client reads at every level of a project and in the user's home.
+/// Instruction files the client reads at every level of a project and in the user's home, and
+/// the files every project and plugin keeps by convention (a list of such names in a lint's
+/// allowlist, "update CHANGELOG.md" in a plugin's guide, names a kind of file).
 fn is_client_file(base: &str) -> bool {
     [
         "CLAUDE.md",
@@ -896,6 +913,12 @@ fn is_client_file(base: &str) -> bool {
         "AGENTS.md",
         "GEMINI.md",
         "README.md",
+        "CHANGELOG.md",
+        "CONTRIBUTING.md",
+        "LICENSE",
+        "LICENSE.md",
+        "SECURITY.md",
+        "CODE_OF_CONDUCT.md",
     ]
     .iter()
     .any(|c| base.eq_ignore_ascii_case(c))
@@ -2195,6 +2218,16 @@ mod tests {
         assert_eq!(d, Decision::Edge(2, Resolution::Unique, RefKind::Use));
         let d = decide_entry(&m("express"), via, RefKind::Use, &b, &pkg);
         assert_eq!(d, Decision::Weak);
+    }
+
+    #[test]
+    fn a_folder_name_written_as_a_folder_is_the_folder_beside_or_at_the_root() {
+        let s = ["src/skills/best-practices/SKILL.md"];
+        let f = cue::CODE | cue::FOLDER;
+        let docs = ["best-practices/guide.md"];
+        let got = d_with("docs/guide.md", "best-practices", f, None, &s, &docs);
+        assert_eq!(got, Decision::Weak);
+        assert!(edge_to(d("docs/guide.md", "best-practices", f, None, &s)).is_some());
     }
 
     #[test]

@@ -240,6 +240,9 @@ fn names_through_changed_folders(
         }
     }
     for f in folders {
+        // A name written as a folder (`best-practices/`) is that folder where one lies beside
+        // the writer or at the root (`scan::refs`): its mentions are decided again.
+        out.insert(f.to_string());
         let esc = f
             .replace('\\', "\\\\")
             .replace('%', "\\%")
