@@ -461,12 +461,6 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     let line = &hay[ls..le];
     let (s, e) = (s - ls, e - ls);
     let mut cue = Cue::default();
-    if line.windows(8).any(|w| w.eq_ignore_ascii_case(b"template")) {
-        cue.bits |= TEMPLATE;
-    }
-    if line.windows(5).any(|w| w.eq_ignore_ascii_case(b"style")) {
-        cue.bits |= STYLE;
-    }
     // In source code, comments and string literals are prose: names count there as they do in
     // a document; elsewhere a bare word is an identifier of the code.
     // A name with a `-` is no identifier of most languages (`data-engineer`): a name there too.
@@ -481,6 +475,15 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     }
     if lang == Some(Lang::Shell) && !in_comment_or_string(line, s, e, Lang::Shell) {
         cue.bits |= SHELL_WORD;
+    }
+    // (Words of code, most of a code tree's occurrences, name no template and no style.)
+    if cue.bits & CODE_FILE == 0 {
+        if says(line, &TEMPLATE_WORD) {
+            cue.bits |= TEMPLATE;
+        }
+        if says(line, &STYLE_WORD) {
+            cue.bits |= STYLE;
+        }
     }
     if lang.is_some() && s >= 1 && line[s - 1] == b'.' {
         cue.bits |= DOTTED;
@@ -1065,6 +1068,38 @@ fn ends_item_head(rest: &[u8]) -> bool {
         }
     }
 }
+
+/// Whether `line` holds a word (`first`, then `tail` in lower or upper case) in lower, title or
+/// upper case: a search for its tail, then a look at the letter before (for every mention).
+fn says(line: &[u8], word: &Said) -> bool {
+    word.tails.iter().any(|t| {
+        t.find_iter(line)
+            .any(|i| i > 0 && line[i - 1].eq_ignore_ascii_case(&word.first))
+    })
+}
+
+/// A word `says` looks for: its first letter, and finders of the rest in lower and upper case
+/// (built once: a finder per call cost a tenth of a code tree's scan).
+struct Said {
+    first: u8,
+    tails: [memchr::memmem::Finder<'static>; 2],
+}
+
+static TEMPLATE_WORD: std::sync::LazyLock<Said> = std::sync::LazyLock::new(|| Said {
+    first: b't',
+    tails: [
+        memchr::memmem::Finder::new(b"emplate"),
+        memchr::memmem::Finder::new(b"EMPLATE"),
+    ],
+});
+
+static STYLE_WORD: std::sync::LazyLock<Said> = std::sync::LazyLock::new(|| Said {
+    first: b's',
+    tails: [
+        memchr::memmem::Finder::new(b"tyle"),
+        memchr::memmem::Finder::new(b"TYLE"),
+    ],
+});
 
 /// Whether a plain word heading a list item is a term the item defines (`- **research**:
 /// Investigate the domain`, `6. **Changelog** — document changes`): a glossary's word, not a

@@ -1026,15 +1026,21 @@ fn qualified(
                     .iter()
                     .flat_map(|l| cue::bare_uses_within(bytes, &b.bound, l.clone()))
                     .collect();
-                let all_uses = cue::bare_uses(bytes, &b.bound);
-                if !uses.is_empty() && !rebinds(bytes, &all_uses) {
-                    for (s, e) in uses.into_iter().filter(code) {
-                        added.push(mention(id, s, e, parent));
+                // (Every use of the name is looked for only where it may matter: a class is what
+                // a package re-exports most, `Quart`, `Response`. Only the text may decide: a
+                // matcher over the names a file shows must give what one over all names does.)
+                let package = b.bound.starts_with(|c: char| c.is_ascii_uppercase());
+                if !uses.is_empty() || package {
+                    let all_uses = cue::bare_uses(bytes, &b.bound);
+                    if !rebinds(bytes, &all_uses) {
+                        for (s, e) in uses.into_iter().filter(code) {
+                            added.push(mention(id, s, e, parent));
+                        }
+                        if package {
+                            let uses = all_uses.iter().copied().filter(|u| code(u));
+                            reexported(matcher, bytes, &b, parent_last, uses, &line_of, &mut added);
+                        }
                     }
-                }
-                if !rebinds(bytes, &all_uses) {
-                    let uses = all_uses.iter().copied().filter(|u| code(u));
-                    reexported(matcher, bytes, &b, parent_last, uses, &line_of, &mut added);
                 }
             }
         } else if let Some(id) = matcher.id_of(last).filter(|_| namesake.is_none()) {
@@ -1224,9 +1230,10 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
             for (s, e) in uses {
                 let ls = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
                 let le = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |i| s + i);
-                let shown = module_words(&bytes[ls..le], cue::Lang::Script)
-                    .into_iter()
-                    .any(|(ws, we)| &bytes[ls + ws..ls + we] == stem.as_bytes());
+                let shown =
+                    module_words(&bytes[ls..le], cue::Lang::Script, |w| w == stem.as_bytes())
+                        .into_iter()
+                        .any(|(ws, we)| &bytes[ls + ws..ls + we] == stem.as_bytes());
                 if shown {
                     let bits = cue::IMPORT | cue::QUALIFIED;
                     found.push(code_mention(id, line_of(s), s, e, bits, via.to_string()));
@@ -1249,7 +1256,9 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
                         continue;
                     }
                     let le = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |i| s + i);
-                    for (ws, we) in module_words(&bytes[ls..le], cue::Lang::Script) {
+                    let known =
+                        |w: &[u8]| std::str::from_utf8(w).is_ok_and(|w| matcher.id_of(w).is_some());
+                    for (ws, we) in module_words(&bytes[ls..le], cue::Lang::Script, known) {
                         let word = std::str::from_utf8(&bytes[ls + ws..ls + we]).unwrap_or("");
                         if word == b.bound || word == lowered {
                             continue;
@@ -1335,7 +1344,8 @@ fn reexported(
         }
         last_line = ls;
         let le = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |i| s + i);
-        for (ws, we) in module_words(&bytes[ls..le], cue::Lang::Python) {
+        let known = |w: &[u8]| std::str::from_utf8(w).is_ok_and(|w| matcher.id_of(w).is_some());
+        for (ws, we) in module_words(&bytes[ls..le], cue::Lang::Python, known) {
             let word = std::str::from_utf8(&bytes[ls + ws..ls + we]).unwrap_or("");
             if word == b.bound || word == package_last {
                 continue;
@@ -1362,7 +1372,12 @@ fn reexported(
 /// The words of a line of code that may be a module's name: identifiers standing alone, not an
 /// attribute (`self.app`) nor the head of a dotted word (`app.config`), outside strings and
 /// comments.
-fn module_words(line: &[u8], lang: cue::Lang) -> Vec<(usize, usize)> {
+/// `wanted` is asked first (a name of a file), the costlier comment test after.
+fn module_words(
+    line: &[u8],
+    lang: cue::Lang,
+    wanted: impl Fn(&[u8]) -> bool,
+) -> Vec<(usize, usize)> {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut out = Vec::new();
     let mut i = 0;
@@ -1380,6 +1395,7 @@ fn module_words(line: &[u8], lang: cue::Lang) -> Vec<(usize, usize)> {
         if !attribute
             && !head
             && !line[i].is_ascii_digit()
+            && wanted(&line[i..e])
             && !cue::in_comment_or_string(line, i, e, lang)
         {
             out.push((i, e));
