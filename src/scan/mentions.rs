@@ -982,6 +982,7 @@ fn qualified(
     let mut guesses: Vec<(Mention, Cue)> = Vec::new();
     let mut showing: std::collections::HashMap<String, Vec<std::ops::Range<usize>>> =
         std::collections::HashMap::new();
+    let mut roles: Option<Vec<(usize, usize)>> = None;
     for b in bindings {
         let (parent, last) = b.module.rsplit_once('/').unwrap_or(("", &b.module));
         let parent_last = parent.rsplit('/').next().unwrap_or(parent);
@@ -1053,6 +1054,30 @@ fn qualified(
                 for &(s, e) in uses.iter().filter(|u| code(u)) {
                     if is_value(bytes, e) {
                         added.push(mention(id, s, e, &b.module));
+                    }
+                }
+            }
+        }
+        // A docstring's cross-reference to a name the file imports from a module
+        // (``:exc:`.BadSignature` `` after `from .exc import BadSignature`) points a reader at
+        // that module, on a line that shows its name as a use in code does.
+        if b.from_import && !parent_last.is_empty() && matcher.id_of(last).is_none() {
+            if let Some(id) = matcher.id_of(parent_last) {
+                let targets = roles.get_or_insert_with(|| role_targets(bytes));
+                let refs: Vec<(usize, usize)> = targets
+                    .iter()
+                    .copied()
+                    .filter(|&(s, e)| &bytes[s..e] == b.bound.as_bytes())
+                    .filter(|(s, _)| cue::inside(long_strings, *s))
+                    .collect();
+                if !refs.is_empty() {
+                    let lines = showing
+                        .entry(parent_last.to_string())
+                        .or_insert_with(|| lines_showing(bytes, parent_last));
+                    for (s, e) in refs {
+                        if lines.iter().any(|l| l.contains(&s)) {
+                            added.push(mention(id, s, e, parent));
+                        }
                     }
                 }
             }
@@ -1367,6 +1392,46 @@ fn reexported(
             }
         }
     }
+}
+
+/// The targets of the Sphinx cross-references of a file (``:class:`.Name` ``, ``:exc:`~pkg.mod.
+/// Name` ``, ``:func:`Name` ``): each target's last name, with its span (read once a file).
+fn role_targets(bytes: &[u8]) -> Vec<(usize, usize)> {
+    const ROLES: [&[u8]; 9] = [
+        b"class", b"exc", b"func", b"meth", b"attr", b"data", b"obj", b"const", b"mod",
+    ];
+    let mut out = Vec::new();
+    for p in memchr::memmem::find_iter(bytes, b":`") {
+        let head = &bytes[..p];
+        let role_start = head
+            .iter()
+            .rposition(|b| !b.is_ascii_alphabetic())
+            .map_or(0, |q| q + 1);
+        if role_start == 0 || head[role_start - 1] != b':' || !ROLES.contains(&&head[role_start..])
+        {
+            continue;
+        }
+        let start = p + 2;
+        let Some(len) = bytes[start..].iter().position(|b| *b == b'`') else {
+            continue;
+        };
+        let target = &bytes[start..start + len];
+        if target.is_empty()
+            || !target
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'~'))
+        {
+            continue;
+        }
+        let last = target
+            .iter()
+            .rposition(|b| matches!(b, b'.' | b'~'))
+            .map_or(0, |q| q + 1);
+        if last < len {
+            out.push((start + last, start + len));
+        }
+    }
+    out
 }
 
 /// The words of a line of code that may be a module's name: identifiers standing alone, not an
@@ -2350,6 +2415,11 @@ mod tests {
             [("request", 3, Some("../index#KyRequest"))],
             "{got:?}"
         );
+        // A docstring's cross-reference to an imported name, on a line showing its module.
+        let text = "from .exc import BadSignature\ndef f():\n    \"\"\"Raises :exc:`.BadSignature`.\n    See :class:`BadSignature` too.\n    \"\"\"\n";
+        let got = found(&["exc"], text, "pkg/timed.py");
+        let uses = carrying(&got, cue::QUALIFIED);
+        assert_eq!(uses, [("exc", 3, Some("./exc"))], "{got:?}");
         // Any other name the import binds is no namesake.
         let text = "from typing import List\nx: List[int] = []\n";
         let got = found(&["typing"], text, "a.py");

@@ -847,16 +847,19 @@ fn bare_kind(
         // runtime: `references/cuxfilter.md`), not the document; a compound one is the file's
         // own name. An output style is chosen by its name where the line speaks of a style
         // (`/output-style genui`); elsewhere its name is a word, often the project's own.
-        // In a comment or a string of code, a name in camel case is an identifier written
+        // In a comment or a string of a script, a name in camel case is an identifier written
         // in prose: the class or component a file is named after (`NetworkError` in a test's
-        // title, "Verify cause was wrapped in NonError").
+        // title, "Verify cause was wrapped in NonError"). (Not in Python: a library's docstring
+        // names its own classes so, and one package's `OneOf` is not another's `OneOf.py`.)
         Entity::Other => {
             distinctive
                 && (cue & cue::SOURCE == 0
                     && (named
                         || is_compound(m.name)
                         || is_output_style(path) && cue & cue::STYLE != 0)
-                    || cue & cue::SOURCE != 0 && is_camel(m.name))
+                    || cue & cue::SOURCE != 0
+                        && is_camel(m.name)
+                        && cue::lang_of(m.src, b"") == Some(cue::Lang::Script))
                 || cue & cue::LITERAL != 0 && lists_submodule(m.src, path, m.name)
         }
     };
@@ -2252,6 +2255,12 @@ mod tests {
         let o = ["source/core/Options.ts"];
         assert_eq!(
             d("test/hooks.ts", "Options", prose, None, &o),
+            Decision::Weak
+        );
+        // Not in Python's prose.
+        let one = ["cfnlint/rules/OneOf.py"];
+        assert_eq!(
+            d("libcst/matchers/base.py", "OneOf", prose, None, &one),
             Decision::Weak
         );
     }
