@@ -1147,14 +1147,23 @@ fn decide_entry(
         base.rsplit_once('.')
             .is_some_and(|(stem, _)| stem == m.name)
     };
-    let mut hits = bearers.iter().filter(|(_, b)| {
+    let hits = bearers.iter().filter(|(_, b)| {
         under(b)
             && stem_is_name(b)
             && cue::lang_of(b, b"") == Some(cue::Lang::Script)
             && exports(&text, dir, b, exported)
     });
+    only_hit(m.src, hits, kind)
+}
+
+/// The one bearer an entry's content leads to (a self mention is a tie); two, or none: no edge.
+fn only_hit<'b>(
+    src: &str,
+    mut hits: impl Iterator<Item = &'b (i64, &'b str)>,
+    kind: RefKind,
+) -> Decision {
     match (hits.next(), hits.next()) {
-        (Some((_, b)), None) if *b == m.src => Decision::Tie,
+        (Some((_, b)), None) if *b == src => Decision::Tie,
         (Some((id, _)), None) => Decision::Edge(*id, Resolution::Unique, kind),
         _ => Decision::Weak,
     }
@@ -1188,7 +1197,7 @@ fn decide_reexport(
         Some(t) => dir == t,
         None => dir == package || dir.ends_with(&format!("/{package}")),
     };
-    let mut hits = bearers.iter().filter(|(_, b)| {
+    let hits = bearers.iter().filter(|(_, b)| {
         let Some((dir, base)) = b.rsplit_once('/') else {
             return false;
         };
@@ -1198,11 +1207,7 @@ fn decide_reexport(
                 .text(&format!("{dir}/__init__.py"))
                 .is_some_and(|t| reexports(&t, package, m.name, name))
     });
-    match (hits.next(), hits.next()) {
-        (Some((_, b)), None) if *b == m.src => Decision::Tie,
-        (Some((id, _)), None) => Decision::Edge(*id, Resolution::Unique, kind),
-        _ => Decision::Weak,
-    }
+    only_hit(m.src, hits, kind)
 }
 
 /// Whether a package's `__init__.py` (`text`) imports `name` from its module `module`: `from
