@@ -1457,8 +1457,12 @@ fn module_words(
         }
         let attribute = i > 0 && line[i - 1] == b'.';
         let head = line.get(e) == Some(&b'.');
+        // Bounded as the matcher bounds names (`check` in `check-status` is none): a file's
+        // candidates must be the names its text shows, whichever names are loaded.
+        let hyphened = i > 0 && line[i - 1] == b'-' || line.get(e) == Some(&b'-');
         if !attribute
             && !head
+            && !hyphened
             && !line[i].is_ascii_digit()
             && wanted(&line[i..e])
             && !cue::in_comment_or_string(line, i, e, lang)
