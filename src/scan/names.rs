@@ -20,9 +20,6 @@ pub enum NameKind {
     Parent,
     /// The `name:` of a Markdown file's frontmatter (`scan::frontmatter`).
     Frontmatter,
-    /// How the client's `@agent-<name>` mention invokes an agent kept in an `agents/` folder
-    /// (`agent-debugger` for `agents/debugger.md`).
-    Invocation,
 }
 
 impl NameKind {
@@ -35,7 +32,6 @@ impl NameKind {
             NameKind::Stem => "stem",
             NameKind::Parent => "parent",
             NameKind::Frontmatter => "frontmatter",
-            NameKind::Invocation => "invocation",
         }
     }
 }
@@ -69,12 +65,6 @@ pub fn names_of(path: &str, cfg: &Names) -> Vec<(String, NameKind)> {
             let stem = stem_of(base);
             if stem != base && stem_ok(stem, cfg) && !renders(base, stem) {
                 push(stem, NameKind::Stem);
-                // `@agent-debugger` invokes the agent `agents/debugger.md` (the word after the
-                // hyphen is no whole word there: the matcher finds the invocation whole).
-                let agents = dir.is_some_and(|d| d.rsplit('/').next() == Some("agents"));
-                if agents && base.ends_with(".md") && !stem.starts_with("agent-") {
-                    push(&format!("agent-{stem}"), NameKind::Invocation);
-                }
             }
         }
     }
@@ -163,9 +153,9 @@ mod tests {
     #[test]
     fn plain_file_has_path_basename_and_stem() {
         assert_eq!(
-            names(".claude/docs/implementer.md"),
+            names(".claude/agents/implementer.md"),
             vec![
-                (".claude/docs/implementer.md".into(), "path"),
+                (".claude/agents/implementer.md".into(), "path"),
                 ("implementer.md".into(), "basename"),
                 ("implementer".into(), "stem"),
             ]
@@ -252,7 +242,7 @@ mod tests {
                 NameKind::Frontmatter
             ))
         );
-        assert_eq!(n.len(), 5, "{n:?}");
+        assert_eq!(n.len(), 4, "{n:?}");
         // The same as a path name: nothing new.
         assert_eq!(
             frontmatter_name(agent, b"---\nname: debugger\n---\n", &cfg),
@@ -311,18 +301,6 @@ mod tests {
             frontmatter_name("p/skills/x/references/testing.md", head, &cfg),
             None
         );
-    }
-
-    #[test]
-    fn an_agent_is_also_named_as_the_client_invokes_it() {
-        let n = names(".claude/agents/debugger.md");
-        assert!(
-            n.contains(&("agent-debugger".into(), "invocation")),
-            "{n:?}"
-        );
-        assert!(!names(".claude/commands/debugger.md")
-            .iter()
-            .any(|(x, _)| x == "agent-debugger"));
     }
 
     #[test]
