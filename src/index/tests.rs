@@ -547,9 +547,19 @@ fn an_entry_point_changing_re_decides_the_names_bound_through_it() -> Result<()>
         check_sequence(&initial, &ops, by_paths)?;
     }
     // And the first state has the edge the rule gives (else the sequence proves nothing).
+    assert_first_state_edge(&initial, ".claude/app.js", ".claude/lib/helpers_lib.js", 2)
+}
+
+/// Indexes `initial` in a new tree and asserts the edge `src -> dst` at `line` is there.
+fn assert_first_state_edge(
+    initial: &[(usize, String)],
+    src: &str,
+    dst: &str,
+    line: i64,
+) -> Result<()> {
     let dir = tempfile::tempdir()?;
     let mut tick = 0;
-    for (i, c) in &initial {
+    for (i, c) in initial {
         perform(dir.path(), &Op::Write(*i, c.clone()), &mut tick);
     }
     let ctx = ctx_with_db(dir.path(), "x.db")?;
@@ -558,7 +568,7 @@ fn an_entry_point_changing_re_decides_the_names_bound_through_it() -> Result<()>
     assert!(
         edges
             .iter()
-            .any(|e| e.0 == ".claude/app.js" && e.1 == ".claude/lib/helpers_lib.js" && e.3 == 2),
+            .any(|e| e.0 == src && e.1 == dst && e.3 == line),
         "{edges:?}"
     );
     Ok(())
@@ -590,21 +600,7 @@ fn a_package_init_re_exporting_or_not_re_decides_the_names_used_through_it() -> 
         ];
         check_sequence(&initial, &ops, by_paths)?;
     }
-    let dir = tempfile::tempdir()?;
-    let mut tick = 0;
-    for (i, c) in &initial {
-        perform(dir.path(), &Op::Write(*i, c.clone()), &mut tick);
-    }
-    let ctx = ctx_with_db(dir.path(), "x.db")?;
-    run(&ctx, &IndexOptions::default())?;
-    let edges = dump(&ctx)?.3;
-    assert!(
-        edges
-            .iter()
-            .any(|e| e.0 == ".claude/tool.py" && e.1 == ".claude/lib/helpers_lib.py" && e.3 == 3),
-        "{edges:?}"
-    );
-    Ok(())
+    assert_first_state_edge(&initial, ".claude/tool.py", ".claude/lib/helpers_lib.py", 3)
 }
 
 #[test]
