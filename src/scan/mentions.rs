@@ -1256,9 +1256,8 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
                 let ls = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
                 let le = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |i| s + i);
                 let shown =
-                    module_words(&bytes[ls..le], cue::Lang::Script, |w| w == stem.as_bytes())
-                        .into_iter()
-                        .any(|(ws, we)| &bytes[ls + ws..ls + we] == stem.as_bytes());
+                    !module_words(&bytes[ls..le], cue::Lang::Script, |w| w == stem.as_bytes())
+                        .is_empty();
                 if shown {
                     let bits = cue::IMPORT | cue::QUALIFIED;
                     found.push(code_mention(id, line_of(s), s, e, bits, via.to_string()));
@@ -1274,26 +1273,12 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
             if let Some(uses) = cue::script_uses_of(bytes, &b.bound, &binding_lines, false) {
                 let via = format!("{via}#{}", b.bound);
                 let lowered = lower_first(&b.bound);
-                let mut last_line = usize::MAX;
-                for (s, _) in uses {
-                    let ls = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
-                    if std::mem::replace(&mut last_line, ls) == ls {
-                        continue;
-                    }
-                    let le = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |i| s + i);
-                    let known =
-                        |w: &[u8]| std::str::from_utf8(w).is_ok_and(|w| matcher.id_of(w).is_some());
-                    for (ws, we) in module_words(&bytes[ls..le], cue::Lang::Script, known) {
-                        let word = std::str::from_utf8(&bytes[ls + ws..ls + we]).unwrap_or("");
-                        if word == b.bound || word == lowered {
-                            continue;
-                        }
-                        if let Some(wid) = matcher.id_of(word) {
-                            let bits = cue::IMPORT | cue::QUALIFIED | cue::ENTRY;
-                            let (a, z) = (ls + ws, ls + we);
-                            found.push(code_mention(wid, line_of(a), a, z, bits, via.clone()));
-                        }
-                    }
+                let skip = [b.bound.as_str(), lowered.as_str()];
+                let words =
+                    names_on_use_lines(matcher, bytes, uses.into_iter(), cue::Lang::Script, &skip);
+                for (id, a, z) in words {
+                    let bits = cue::IMPORT | cue::QUALIFIED | cue::ENTRY;
+                    found.push(code_mention(id, line_of(a), a, z, bits, via.clone()));
                 }
             }
         }
@@ -1361,37 +1346,41 @@ fn reexported(
     line_of: &dyn Fn(usize) -> u32,
     added: &mut Vec<(Mention, Cue)>,
 ) {
+    let skip = [b.bound.as_str(), package_last];
+    for (id, s, e) in names_on_use_lines(matcher, bytes, uses, cue::Lang::Python, &skip) {
+        let bits = cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED | cue::ENTRY;
+        added.push(code_mention(id, line_of(s), s, e, bits, b.module.clone()));
+    }
+}
+
+/// The names of files a line of code shows as words of their own (`module_words`), on each
+/// line holding one of `uses` (once a line), but `skip`'s: `(name id, start, end)`.
+fn names_on_use_lines(
+    matcher: &Matcher,
+    bytes: &[u8],
+    uses: impl Iterator<Item = (usize, usize)>,
+    lang: cue::Lang,
+    skip: &[&str],
+) -> Vec<(u32, usize, usize)> {
+    let known = |w: &[u8]| {
+        std::str::from_utf8(w).is_ok_and(|w| !skip.contains(&w) && matcher.id_of(w).is_some())
+    };
+    let mut out = Vec::new();
     let mut last_line = usize::MAX;
     for (s, _) in uses {
         let ls = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
-        if ls == last_line {
+        if std::mem::replace(&mut last_line, ls) == ls {
             continue;
         }
-        last_line = ls;
         let le = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |i| s + i);
-        let known = |w: &[u8]| std::str::from_utf8(w).is_ok_and(|w| matcher.id_of(w).is_some());
-        for (ws, we) in module_words(&bytes[ls..le], cue::Lang::Python, known) {
+        for (ws, we) in module_words(&bytes[ls..le], lang, known) {
             let word = std::str::from_utf8(&bytes[ls + ws..ls + we]).unwrap_or("");
-            if word == b.bound || word == package_last {
-                continue;
-            }
             if let Some(id) = matcher.id_of(word) {
-                added.push((
-                    Mention {
-                        name: id,
-                        line: line_of(ls + ws),
-                        text: String::new(),
-                        start: ls + ws,
-                        end: ls + we,
-                    },
-                    Cue {
-                        bits: cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED | cue::ENTRY,
-                        via: Some(b.module.clone()),
-                    },
-                ));
+                out.push((id, ls + ws, ls + we));
             }
         }
     }
+    out
 }
 
 /// The targets of the Sphinx cross-references of a file (``:class:`.Name` ``, ``:exc:`~pkg.mod.

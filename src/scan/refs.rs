@@ -149,7 +149,7 @@ pub fn plugin_of<'p>(path: &'p str, disk: &dyn Disk) -> Option<&'p str> {
     // A marketplace may keep its plugins anywhere (`./filament-specialist` in its
     // `marketplace.json`, `plugins/skills/dex-skill-x/` grouped by kind): a plugin is the
     // folder that holds a `.claude-plugin/plugin.json`.
-    let manifest = disk.plugin_len(super::resolve::dir_of(path));
+    let manifest = disk.plugin_len(dir_of(path));
     let mut at = 0;
     let mut it = path.split('/');
     while let Some(c) = it.next() {
@@ -730,7 +730,7 @@ fn bare_kind(
     // `best-practices/` where a folder of that name lies beside the writer or at the root, not
     // the thing's own: that folder, as a path written there would lead to it.
     if cue & cue::FOLDER != 0 && m.via.is_none() {
-        let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
+        let src_dir = dir_of(m.src);
         let own = path.rsplit_once('/').map(|(d, _)| d);
         let beside = (!src_dir.is_empty()).then(|| format!("{src_dir}/{}", m.name));
         let other = beside
@@ -1106,7 +1106,7 @@ fn decide_entry(
     bearers: &[(i64, &str)],
     exists: &dyn Disk,
 ) -> Decision {
-    let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
+    let src_dir = dir_of(m.src);
     if cue::lang_of(m.src, b"") == Some(cue::Lang::Python) {
         return decide_reexport(m, via, kind, bearers, exists);
     }
@@ -1183,7 +1183,7 @@ fn decide_reexport(
     let Some((package, name)) = via.rsplit_once('/') else {
         return Decision::Weak;
     };
-    let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
+    let src_dir = dir_of(m.src);
     let relative = package.starts_with('.');
     let target_dir = if relative {
         match join_normal(src_dir, package) {
@@ -1329,7 +1329,7 @@ fn decide_path(
     exists: &dyn Disk,
 ) -> Decision {
     let import = matches!(kind, RefKind::Import | RefKind::Use);
-    let src_dir = m.src.rsplit_once('/').map_or("", |(d, _)| d);
+    let src_dir = dir_of(m.src);
     // The word of a command line that holds the path (`source ~/x/config.sh`); a sentence in
     // quotes that only holds a slash elsewhere ("CI/CD … workflows") stays what it is.
     let token = Some(written_token(via, m.name))
@@ -1665,7 +1665,7 @@ fn client_root_path(src: &str, via: &str, exists: &dyn Disk) -> Option<String> {
     if !via.starts_with('$') {
         return None;
     }
-    let src_dir = src.rsplit_once('/').map_or("", |(d, _)| d);
+    let src_dir = dir_of(src);
     let shell = src.ends_with(".sh")
         || src.ends_with(".bash")
         || src.ends_with(".zsh")
@@ -1703,13 +1703,18 @@ fn client_root_path(src: &str, via: &str, exists: &dyn Disk) -> Option<String> {
         "CLAUDE_SKILL_DIR" | "SKILL_DIR" => {
             let mut d = src_dir;
             loop {
-                if exists.at(&format!("{d}/SKILL.md")) == OnDisk::File {
+                let skill = if d.is_empty() {
+                    "SKILL.md".to_string()
+                } else {
+                    format!("{d}/SKILL.md")
+                };
+                if exists.at(&skill) == OnDisk::File {
                     return join_normal(d, rest);
                 }
-                match d.rsplit_once('/') {
-                    Some((up, _)) => d = up,
-                    None => return None,
+                if d.is_empty() {
+                    return None;
                 }
+                d = dir_of(d);
             }
         }
         // A script's names for its own folder (a test's, in bats).
@@ -1962,6 +1967,16 @@ mod tests {
             );
         }
         assert_eq!(at("kit/docs/a.md", v), None);
+        // A repository that is one skill keeps its SKILL.md at the root.
+        let root_skill = |p: &str| {
+            if p == "SKILL.md" {
+                OnDisk::File
+            } else {
+                OnDisk::Missing
+            }
+        };
+        let got = client_root_path("references/a.md", v, &root_skill);
+        assert_eq!(got.as_deref(), Some("references/list.md"));
         assert_eq!(
             at("a.md", "$CLAUDE_PROJECT_DIR/x.sh").as_deref(),
             Some("x.sh")
