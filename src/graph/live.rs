@@ -76,7 +76,7 @@ pub fn live_dependents(
         Matcher::new(&all_names, Engine::Automaton)?.with_conventional(&config.names.generic);
     let truncated = AtomicBool::new(false);
     let max = config.limits.max_file_bytes;
-    let aliases = crate::scan::walk::Aliases::new(ws, config)?;
+    let aliases = crate::scan::walk::Aliases::new(ws, config);
     // What one read of a file yields: `None` when it was not read (out of time, binary, too
     // large, unreadable), which also means it bears no name, as in the index.
     struct Read {

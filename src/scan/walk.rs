@@ -537,17 +537,19 @@ pub fn ignored_in_scope(root: &Path, config: &Config) -> Option<u64> {
 /// file out of scope is the only way its text is in the index: it is scanned.
 pub struct Aliases {
     root: PathBuf,
-    real_root: PathBuf,
-    scope: ScopeMatcher,
+    scope: Scope,
+    /// The canonical root and the scope's matcher, built at the first link met (most trees
+    /// have none: a hook's refresh of one file pays one `lstat`).
+    resolved: std::sync::OnceLock<Option<(PathBuf, ScopeMatcher)>>,
 }
 
 impl Aliases {
-    pub fn new(ws: &Workspace, config: &Config) -> Result<Aliases> {
-        Ok(Aliases {
+    pub fn new(ws: &Workspace, config: &Config) -> Aliases {
+        Aliases {
             root: ws.root.clone(),
-            real_root: std::fs::canonicalize(&ws.root).unwrap_or_else(|_| ws.root.clone()),
-            scope: ScopeMatcher::new(&config.scope)?,
-        })
+            scope: config.scope.clone(),
+            resolved: std::sync::OnceLock::new(),
+        }
     }
 
     /// Whether the file at root-relative `rel` is a link to another file the scope holds.
@@ -556,18 +558,26 @@ impl Aliases {
         if !std::fs::symlink_metadata(&abs).is_ok_and(|m| m.file_type().is_symlink()) {
             return false;
         }
+        let resolved = self.resolved.get_or_init(|| {
+            let real_root = std::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
+            // (The walk built this scope already: an error here is none there.)
+            ScopeMatcher::new(&self.scope).ok().map(|m| (real_root, m))
+        });
+        let Some((real_root, scope)) = resolved else {
+            return false;
+        };
         let Ok(target) = std::fs::canonicalize(&abs) else {
             return false;
         };
         let Some(target_rel) = target
-            .strip_prefix(&self.real_root)
+            .strip_prefix(real_root)
             .ok()
             .and_then(|t| t.to_str())
             .map(|t| t.replace(std::path::MAIN_SEPARATOR, "/"))
         else {
             return false;
         };
-        target_rel != rel && target.is_file() && self.scope.includes_file(&target_rel)
+        target_rel != rel && target.is_file() && scope.includes_file(&target_rel)
     }
 }
 

@@ -33,7 +33,7 @@ pub(super) fn pass(
     let (tx, rx) = mpsc::sync_channel::<Result<FileRead>>(1024);
     let resolver = Resolver::new(bearers, root);
     let resolver = &resolver;
-    let aliases = crate::scan::walk::Aliases::new(&run.ctx.ws, &run.ctx.config)?;
+    let aliases = crate::scan::walk::Aliases::new(&run.ctx.ws, &run.ctx.config);
     let aliases = &aliases;
     std::thread::scope(|s| -> Result<()> {
         s.spawn(move || {

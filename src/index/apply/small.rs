@@ -49,7 +49,7 @@ pub(super) fn small_pass(run: &mut Run<'_>, conn: &mut Connection, work: &[Work]
         // names / 8 bytes, so a bigger file checks its candidates against the names in memory.
         let mut all_names: Option<foldhash::HashSet<Box<[u8]>>> = None;
         let mut name_count: Option<usize> = None;
-        let aliases = crate::scan::walk::Aliases::new(&run.ctx.ws, &run.ctx.config)?;
+        let aliases = crate::scan::walk::Aliases::new(&run.ctx.ws, &run.ctx.config);
         for w in work {
             outcomes.push(read_file(&root, w, max, names_cfg, None, |bytes| {
                 if aliases.is_alias(&w.path) {
