@@ -158,6 +158,7 @@ pub fn live_dependents(
                 name,
                 cue: c.bits,
                 via: c.via.as_deref(),
+                text: &m.text,
             };
             if let Decision::Edge(dst, res, kind) = decide(&rm, &cands, tree, &disk) {
                 let dst = &walked.entries[dst as usize].path;

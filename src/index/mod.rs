@@ -81,8 +81,10 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // plugins by the nearest manifest, a template's output name is not its name, a
         // namespace crosses a self mention (thirteenth); 12: names re-exported by a package,
         // a glossary's term, a template named as a template, camel case in code's prose;
-        // 13: a re-export's candidate words bounded as names are.
-        "rules": 13,
+        // 13: a re-export's candidate words bounded as names are; 14: `from P import m` of
+        // modules only is no use of P's `__init__.py`, dotted imports from a folder holding
+        // the importer, "the x sub-module" (fourteenth).
+        "rules": 14,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

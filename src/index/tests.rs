@@ -649,7 +649,7 @@ fn a_package_init_gaining_or_losing_code_re_decides_the_imports_through_it() -> 
         at(".claude/lib/__init__.py"),
     );
     let initial = vec![
-        (tool, "from lib import helpers_lib\n".to_string()),
+        (tool, "from lib import helpers_lib, VERSION\n".to_string()),
         (lib, "x = 1\n".to_string()),
         (init, "VERSION = 1\n".to_string()),
     ];
@@ -682,6 +682,47 @@ fn a_package_init_gaining_or_losing_code_re_decides_the_imports_through_it() -> 
         ];
         check_sequence(&initial, &ops, by_paths)?;
     }
+    Ok(())
+}
+
+#[test]
+fn a_module_coming_or_going_re_decides_the_package_a_from_import_names() -> Result<()> {
+    let (tool, lib, init) = (
+        at(".claude/tool.py"),
+        at(".claude/lib/helpers_lib.py"),
+        at(".claude/lib/__init__.py"),
+    );
+    // `from lib import helpers_lib` names the module while it exists, else the package's file
+    // (which then defines the name); only the module comes and goes.
+    let initial = vec![
+        (tool, "from lib import helpers_lib\n".to_string()),
+        (lib, "x = 1\n".to_string()),
+        (init, "VERSION = 1\nhelpers_lib = None\n".to_string()),
+    ];
+    for by_paths in [false, true] {
+        let ops = [
+            Op::Delete(lib),
+            Op::Write(lib, "x = 2\n".into()),
+            Op::Delete(lib),
+        ];
+        check_sequence(&initial, &ops, by_paths)?;
+    }
+    assert_first_state_edge(&initial, ".claude/tool.py", ".claude/lib/helpers_lib.py", 1)?;
+    let into_init = |with_module: bool| -> Result<bool> {
+        let dir = tempfile::tempdir()?;
+        let mut tick = 0;
+        for (i, c) in initial.iter().filter(|(i, _)| with_module || *i != lib) {
+            perform(dir.path(), &Op::Write(*i, c.clone()), &mut tick);
+        }
+        let ctx = ctx_with_db(dir.path(), "x.db")?;
+        run(&ctx, &IndexOptions::default())?;
+        Ok(dump(&ctx)?
+            .3
+            .iter()
+            .any(|e| e.0 == ".claude/tool.py" && e.1 == ".claude/lib/__init__.py"))
+    };
+    assert!(!into_init(true)?, "the module, not the package");
+    assert!(into_init(false)?, "the package, which defines the name");
     Ok(())
 }
 

@@ -109,6 +109,10 @@ pub const TEMPLATE: u64 = 1 << 32;
 /// style is named there, and its name elsewhere is a word (a project's name, often).
 pub const STYLE: u64 = 1 << 33;
 
+/// The package of a Python `from P import a, b` statement: it names `P`'s `__init__.py` only
+/// where some name imported is not a module of `P` (`from distutils import log` names `log.py`).
+pub const FROM_PACKAGE: u64 = 1 << 34;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
 
@@ -711,6 +715,9 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         });
         if let Some(via) = via {
             cue.bits |= IMPORT;
+            if lang == Lang::Python && names_from_package(line, s) {
+                cue.bits |= FROM_PACKAGE;
+            }
             cue.via = Some(via);
         } else if matches!(lang, Lang::Script | Lang::Python) {
             // A joined path is read whole, over the string's own folders.
@@ -1287,6 +1294,13 @@ fn python_import(line: &[u8], lead: usize, s: usize, e: usize) -> Option<String>
         return Some(format!("{base}{sep}{dotted}"));
     }
     Some(module_path(dotted))
+}
+
+/// Whether the occurrence at `s` is the package of a `from P import …` line.
+fn names_from_package(line: &[u8], s: usize) -> bool {
+    let lead = python_lead(line);
+    line[lead..].starts_with(b"from ")
+        && memchr::memmem::find(&line[lead..], b" import ").is_some_and(|i| s < lead + i)
 }
 
 /// Whether `b`, less trailing blanks, ends with the whole word `w`.
@@ -2518,6 +2532,10 @@ app.all('/x/:id{/:op}', tally)\n";
         assert_eq!(c.via.as_deref(), Some("./decoder"));
         let c = cue("from email import utils", "utils", "x.py");
         assert_eq!(c.via.as_deref(), Some("email/utils"));
+        assert!(!has(&c, FROM_PACKAGE), "a name imported is no package");
+        let c = cue("from email import utils", "email", "x.py");
+        assert!(has(&c, FROM_PACKAGE) && has(&c, IMPORT));
+        assert!(!has(&cue("import email", "email", "x.py"), FROM_PACKAGE));
         let c = cue("import types", "types", "x.py");
         assert_eq!(c.via.as_deref(), Some("types"));
         let c = cue("    x = types.thing", "types", "x.py");

@@ -886,8 +886,12 @@ fn modules_named_in_prose(bytes: &[u8], found: &mut [(Mention, Cue)]) {
                 && (lead.len() == w.len() || !ident(lead[lead.len() - w.len() - 1]))
         };
         let indefinite = article(b"a") || article(b"an");
+        // "the unix_events sub-module"; "the conv and pgen modules", a list's last.
+        let listed_last = article(b"and") || article(b"or");
         let named = role && bytes.get(m.end) == Some(&b'`')
-            || !indefinite && word_after(b"module")
+            || !indefinite
+                && (word_after(b"module") || word_after(b"sub-module") || word_after(b"submodule"))
+            || listed_last && word_after(b"modules")
             || article(b"the") && word_after(b"package");
         let word = &bytes[s..m.end];
         // A module written with its package in a comment or a string ("use xml.dom.minidom
@@ -2466,15 +2470,17 @@ mod tests {
 
     #[test]
     fn a_module_named_in_prose_is_written_as_its_import_name() {
-        let text = "# needs the collections module\n\"\"\"Copied from :mod:`email.utils` here.\"\"\"\n# collections of tasks; the utils package\n# a collections module, use utils package\n";
-        let got = found(&["collections", "utils"], text, "a.py");
+        let text = "# needs the collections module\n\"\"\"Copied from :mod:`email.utils` here.\"\"\"\n# collections of tasks; the utils package\n# a collections module, use utils package\n# see the conv and pgen modules\n# the pgen sub-module; many pgen modules\n";
+        let got = found(&["collections", "utils", "pgen"], text, "a.py");
         let named = carrying(&got, cue::IMPORT);
         assert_eq!(
             named,
             [
                 ("collections", 1, Some("collections")),
                 ("utils", 2, Some("email/utils")),
-                ("utils", 3, Some("utils"))
+                ("utils", 3, Some("utils")),
+                ("pgen", 5, Some("pgen")),
+                ("pgen", 6, Some("pgen"))
             ],
             "{got:?}"
         );

@@ -297,6 +297,8 @@ pub struct Mention<'a> {
     pub name: &'a str,
     pub cue: u64,
     pub via: Option<&'a str>,
+    /// The evidence: the line around the name (read for a `from P import …` line's names).
+    pub text: &'a str,
 }
 
 /// What a root-relative path is on disk.
@@ -1004,6 +1006,40 @@ const ENTRY_FILES: [&str; 6] = [
     "index.jsx",
 ];
 
+/// Whether a `from P import a, b as c` line (`text`, its evidence) imports only modules of
+/// the package folder `dir`: files `dir/a.py` or folders `dir/a`. A list the evidence cuts or
+/// that goes on to other lines is not known whole: no.
+fn imports_only_modules(text: &str, dir: &str, exists: &dyn Disk) -> bool {
+    let Some(i) = text.find(" import ") else {
+        return false;
+    };
+    let list = text[i + 8..].split('#').next().unwrap_or("").trim();
+    let list = list
+        .strip_prefix('(')
+        .and_then(|l| l.strip_suffix(')'))
+        .unwrap_or(list);
+    if list.contains(['…', '(', ')', '\\']) {
+        return false;
+    }
+    let module = |n: &str| {
+        let p = if dir.is_empty() {
+            n.to_string()
+        } else {
+            format!("{dir}/{n}")
+        };
+        exists.at(&format!("{p}.py")) == OnDisk::File || exists.at(&p) == OnDisk::Dir
+    };
+    let names: Vec<&str> = list
+        .split(',')
+        .map(|n| n.split(" as ").next().unwrap_or("").trim())
+        .filter(|n| !n.is_empty())
+        .collect();
+    !names.is_empty()
+        && names
+            .iter()
+            .all(|n| n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && module(n))
+}
+
 /// Whether `path` is a Python package's `__init__.py` holding no code: blank lines and comments
 /// only (a file that cannot be read counts as code).
 pub fn is_empty_package(path: &str, disk: &dyn Disk) -> bool {
@@ -1389,6 +1425,12 @@ fn decide_path(
         Some(l @ (cue::Lang::Python | cue::Lang::Script)) => cue::lang_of(b, b"") == Some(l),
         _ => true,
     };
+    // `from distutils import log`: the line names the package's modules, not its `__init__.py`.
+    let modules_only = |b: &str| {
+        m.cue & cue::FROM_PACKAGE != 0
+            && b.ends_with("__init__.py")
+            && imports_only_modules(m.text, dir_of(b), exists)
+    };
     let lead = |p: &String| -> Option<Decision> {
         if p.is_empty() {
             return None;
@@ -1405,6 +1447,9 @@ fn decide_path(
             // An import through an empty package (`from docs_src.terminating import
             // tutorial001`) uses nothing of its `__init__.py`: the submodule is what it names.
             Some((_, b)) if import && is_empty_package(b, exists) => Some(Decision::Weak),
+            // `from distutils import log`: the line names the package's modules, not its
+            // `__init__.py`.
+            Some((_, b)) if modules_only(b) => Some(Decision::Weak),
             Some((id, _)) => Some(Decision::Edge(*id, Resolution::Unique, kind)),
             None => (exists.at(p) == OnDisk::File).then_some(Decision::Weak),
         }
@@ -1458,10 +1503,10 @@ fn decide_path(
         .filter(|(_, b)| !folder || defines_named_folder(b, m.name) && !is_code_entry(b))
         .filter(|(_, b)| !import || same_lang(b))
         .filter(|(_, b)| agrees(&comps, b, outside, m.name))
-        .filter(|(_, b)| !import || relative || import_root_ok(b, &comps, exists))
+        .filter(|(_, b)| !import || relative || import_root_ok(m.src, b, &comps, exists))
         .filter(|(_, b)| import || relative || outside || within_own_unit(m.src, &comps, b))
         // (Last: it may read the file.)
-        .filter(|(_, b)| !import || !is_empty_package(b, exists))
+        .filter(|(_, b)| !import || !is_empty_package(b, exists) && !modules_only(b))
         .map(|(id, b)| (*id, *b, kind))
         .collect();
     // A path into this tree that leads nowhere (a file moved since it was written: the first
@@ -1631,7 +1676,10 @@ fn within_own_unit(src: &str, comps: &[&str], bearer: &str) -> bool {
 /// root, `src/`, a scripts folder) must be neither a package nor inside one. `import gc` in
 /// `test/test_x.py` is the built-in module, not `test/dtracedata/gc.py` (`test/` is a package).
 /// Adding or removing an `__init__.py` re-resolves the names below it (`index::apply::delta`).
-pub fn import_root_ok(bearer: &str, comps: &[&str], exists: &dyn Disk) -> bool {
+/// A dotted import from a folder that holds the importing file (`from utils.cli_utils import`
+/// in `scripts/core/x.py`, for `scripts/utils/cli_utils.py`) is a script putting its own
+/// folders on the path, packages or not: the written packages agree to two levels.
+pub fn import_root_ok(src: &str, bearer: &str, comps: &[&str], exists: &dyn Disk) -> bool {
     let Some(module) = module_of(bearer) else {
         return true;
     };
@@ -1640,6 +1688,9 @@ pub fn import_root_ok(bearer: &str, comps: &[&str], exists: &dyn Disk) -> bool {
         return true;
     }
     let root: Vec<&str> = module.split('/').take(depth - comps.len()).collect();
+    if comps.len() >= 2 && is_within(src, &root.join("/")) {
+        return true;
+    }
     let is_package = |dirs: &[&str]| {
         !dirs.is_empty() && exists.at(&format!("{}/__init__.py", dirs.join("/"))) == OnDisk::File
     };
@@ -1763,6 +1814,7 @@ mod tests {
             name,
             cue: cue_bits,
             via,
+            text: "",
         };
         let exists = |p: &str| {
             if bearers.contains(&p) || others.contains(&p) {
@@ -1785,6 +1837,72 @@ mod tests {
             Decision::Edge(id, _, k) => Some((id, k)),
             _ => None,
         }
+    }
+
+    #[test]
+    fn a_dotted_import_reaches_a_package_under_a_folder_holding_the_importer() {
+        let b = [
+            "p/scripts/utils/cli_utils.py",
+            "q/scripts/utils/cli_utils.py",
+        ];
+        let inits = [
+            "p/scripts/__init__.py",
+            "q/scripts/__init__.py",
+            "p/scripts/utils/__init__.py",
+            "q/scripts/utils/__init__.py",
+        ];
+        let bits = cue::IMPORT | cue::CODE_FILE;
+        let via = Some("utils/cli_utils");
+        let from = |src| edge_to(d_with(src, "cli_utils", bits, via, &b, &inits)).map(|e| e.0);
+        assert_eq!(from("p/scripts/core/x.py"), Some(1));
+        assert_eq!(from("q/scripts/x.py"), Some(2));
+        // Not from elsewhere, where `scripts/` is a package no path holds; nor one word.
+        assert_eq!(from("p/other/x.py"), None);
+        let one = d_with(
+            "p/scripts/x.py",
+            "cli_utils",
+            bits,
+            Some("cli_utils"),
+            &b,
+            &inits,
+        );
+        assert_eq!(edge_to(one), None);
+    }
+
+    #[test]
+    fn a_from_import_of_modules_names_them_not_the_package() {
+        let b = [(1, "distutils/__init__.py")];
+        let files = [
+            "distutils/__init__.py",
+            "distutils/log.py",
+            "distutils/command/build.py",
+        ];
+        let exists = |p: &str| {
+            if files.contains(&p) {
+                OnDisk::File
+            } else if files.iter().any(|f| f.starts_with(&format!("{p}/"))) {
+                OnDisk::Dir
+            } else {
+                OnDisk::Missing
+            }
+        };
+        let at = |text| {
+            let m = Mention {
+                src: "x.py",
+                name: "distutils",
+                cue: cue::IMPORT | cue::CODE_FILE | cue::FROM_PACKAGE,
+                via: Some("distutils"),
+                text,
+            };
+            edge_to(decide(&m, &b, Tree::default(), &exists))
+        };
+        assert_eq!(at("from distutils import log"), None);
+        assert_eq!(at("from distutils import log, command as c  # x"), None);
+        assert_eq!(at("from distutils import (log)"), None);
+        // A name the package itself defines, or a list not seen whole: the package too.
+        assert!(at("from distutils import log, DistutilsError").is_some());
+        assert!(at("from distutils import (").is_some());
+        assert!(at("from distutils import log, comm…").is_some());
     }
 
     #[test]
@@ -1814,6 +1932,7 @@ mod tests {
             name: "boundary-guardian",
             cue: cue::SOURCE | cue::FENCE,
             via: None,
+            text: "",
         };
         let b = [(1, ".claude/agents/wfgy/boundary-guardian.md")];
         struct All;
@@ -2032,6 +2151,7 @@ mod tests {
                 name: "publish",
                 cue: bits,
                 via,
+                text: "",
             };
             let bearers: Vec<(i64, &str)> =
                 b.iter().enumerate().map(|(i, p)| (i as i64, *p)).collect();
@@ -2054,6 +2174,7 @@ mod tests {
             name: "publish",
             cue: ns | cue::SLASH,
             via: Some(via),
+            text: "",
         };
         let d = decide(&from_lab("kit:"), &both, Tree::default(), &disk);
         assert_eq!(edge_to(d).map(|(id, _)| id), Some(0), "{d:?}");
@@ -2093,6 +2214,7 @@ mod tests {
             name: "app",
             cue: cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED | cue::ENTRY,
             via: Some(via),
+            text: "",
         };
         let d = decide(&m("quart/Quart"), &b, Tree::default(), &Pkg);
         assert_eq!(edge_to(d), Some((1, RefKind::Use)), "{d:?}");
@@ -2217,6 +2339,7 @@ mod tests {
             name,
             cue: cue::CODE_FILE | cue::IMPORT | cue::ENTRY,
             via: Some(".."),
+            text: "",
         };
         let b = [
             (1, "lib/express.js"),

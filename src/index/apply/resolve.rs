@@ -121,11 +121,12 @@ impl<'b> Resolver<'b> {
         let mut done: FnvMap<(&str, u64, Option<&str>), Decision> = FnvMap::default();
         let mut out = Vec::with_capacity(found.len());
         for m in found.iter() {
+            // (A `from P import …` line's package is decided by the line's names.)
             let key = (m.name.as_str(), m.cue, m.via.as_deref());
             let d = match done.get(&key) {
-                Some(d) => *d,
-                None => {
-                    let d = self.decide(src, &m.name, m.cue, m.via.as_deref());
+                Some(d) if m.cue & crate::scan::cue::FROM_PACKAGE == 0 => *d,
+                _ => {
+                    let d = self.decide(src, &m.name, m.cue, m.via.as_deref(), &m.text);
                     done.insert(key, d);
                     d
                 }
@@ -137,7 +138,7 @@ impl<'b> Resolver<'b> {
         }
     }
 
-    fn decide(&self, src: &str, name: &str, cue: u64, via: Option<&str>) -> Decision {
+    fn decide(&self, src: &str, name: &str, cue: u64, via: Option<&str>, text: &str) -> Decision {
         let Some(ids) = self.bearers.by_name.get(name) else {
             return Decision::Weak;
         };
@@ -171,6 +172,7 @@ impl<'b> Resolver<'b> {
             name,
             cue,
             via,
+            text,
         };
         decide_hinted(&m, with_paths, self.tree, self, nearest, hint)
     }
@@ -492,6 +494,7 @@ pub(super) fn reresolve_name(
             name,
             cue,
             via: via.as_deref(),
+            text: &text,
         };
         match decide_hinted(&m, &with_paths, tree, disk, idx.as_ref(), hint) {
             Decision::Edge(dst, res, kind) => {
