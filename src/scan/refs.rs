@@ -1560,7 +1560,7 @@ fn decide_path(
         }
     }
     if qualified.is_empty() && outside {
-        qualified = installed_copy(&comps, bearers, kind);
+        qualified = installed_copy(&comps, bearers, kind, exists);
     }
     if qualified.iter().any(|q| q.1 == m.src) {
         return Decision::Tie;
@@ -1579,11 +1579,14 @@ fn is_template(path: &str) -> bool {
 /// subagent-catalog/config.sh` is the tree's `tools/subagent-catalog/config.sh` when the last
 /// folders written agree with the bearer's and one of them is a distinctive name (no folder
 /// every unit holds, `agents/`, `scripts/`): the longest such agreement, held by one bearer only.
-/// A file name alone, or with a conventional folder, says nothing of which copy.
+/// A file name alone, or with a conventional folder, says nothing of which copy. A skill's
+/// folder is installed by its name: `~/.claude/skills/telegram/scripts/x.py` is the tree's
+/// `skills/messaging/telegram/scripts/x.py` when that `telegram/` holds a SKILL.md.
 fn installed_copy<'b>(
     comps: &[&str],
     bearers: &[(i64, &'b str)],
     kind: RefKind,
+    exists: &dyn Disk,
 ) -> Vec<(i64, &'b str, RefKind)> {
     let agreed = |b: &str| {
         let n = comps
@@ -1593,11 +1596,22 @@ fn installed_copy<'b>(
             .take_while(|(w, c)| *w == c)
             .count();
         // The folders of the agreement: all of it but the file name.
-        let folders = comps.len() - n..comps.len() - 1;
+        let first = comps.len() - n;
+        let folders = first..comps.len() - 1;
+        let skill = || {
+            let tail = comps[first..].join("/");
+            first >= 1
+                && comps[first - 1] == "skills"
+                && exists.at(&format!(
+                    "{}/SKILL.md",
+                    &b[..b.len() - tail.len() + comps[first].len()]
+                )) == OnDisk::File
+        };
         let named = n >= 2
-            && comps[folders]
+            && (comps[folders]
                 .iter()
-                .any(|f| !UNIT_FOLDERS.contains(f) && is_distinctive(f));
+                .any(|f| !UNIT_FOLDERS.contains(f) && is_distinctive(f))
+                || skill());
         if named {
             n
         } else {
@@ -2717,6 +2731,16 @@ mod tests {
         ];
         let v = "~/.claude/commands/subagent-catalog/config.sh";
         assert_eq!(d("x.md", "config.sh", 0, Some(v), &b), Decision::Weak);
+        // A skill installed by its folder's name, whatever folders hold it in the tree.
+        let b = ["skills/chat/telegram/scripts/memory.py"];
+        let skill = ["skills/chat/telegram/SKILL.md"];
+        let v = "~/.claude/skills/telegram/scripts/memory.py";
+        let got = d_with("commands/t.md", "memory.py", 0, Some(v), &b, &skill);
+        assert_eq!(edge_to(got).map(|e| e.0), Some(1));
+        assert_eq!(
+            d("commands/t.md", "memory.py", 0, Some(v), &b),
+            Decision::Weak
+        );
     }
 
     #[test]
