@@ -429,7 +429,53 @@ pub fn scope_for_tree(root: &Path) -> (Scope, Vec<String>) {
             found.push(format!("{dir}/"));
         }
     }
+    // A marketplace's plugins may lie anywhere its manifest says (`"source":
+    // "./packages/plugins/handoff"`), not only under `plugins/`.
+    for dir in marketplace_sources(root) {
+        let covered = LAYOUT_DIRS
+            .iter()
+            .any(|(d, _)| dir == *d || dir.starts_with(&format!("{d}/")));
+        if !covered && root.join(&dir).is_dir() {
+            scope.include.push(format!("{dir}/**"));
+            found.push(format!("{dir}/"));
+        }
+    }
     (scope, found)
+}
+
+/// The local folders `.claude-plugin/marketplace.json` gives as its plugins' sources, as
+/// root-relative paths (`./packages/x` -> `packages/x`); a source that is a repository, or a
+/// path that leaves the root, is none. An unreadable manifest gives none: `doctor` and the
+/// index say what is wrong with it, not `init`.
+fn marketplace_sources(root: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(root.join(".claude-plugin/marketplace.json")) else {
+        return Vec::new();
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return Vec::new();
+    };
+    let mut dirs: Vec<String> = Vec::new();
+    let plugins = v.get("plugins").and_then(|p| p.as_array());
+    for source in plugins
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p.get("source")?.as_str())
+    {
+        let mut parts: Vec<&str> = Vec::new();
+        let mut inside = !source.starts_with('/');
+        for c in source.split('/') {
+            match c {
+                "" | "." => {}
+                ".." => inside = false,
+                c => parts.push(c),
+            }
+        }
+        let dir = parts.join("/");
+        if inside && !dir.is_empty() && !dirs.contains(&dir) {
+            dirs.push(dir);
+        }
+    }
+    dirs
 }
 
 /// The commented config file for `config`.
@@ -453,6 +499,55 @@ pub fn yaml_for(config: &Config) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_marketplace_s_plugin_folders_are_in_the_scope_it_fits() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let root = dir.path();
+        for d in [
+            "packages/plugins/handoff",
+            "packages/tool",
+            "plugins/a",
+            ".claude-plugin",
+        ] {
+            std::fs::create_dir_all(root.join(d))?;
+        }
+        std::fs::write(
+            root.join(".claude-plugin/marketplace.json"),
+            r#"{"plugins": [
+                {"name": "handoff", "source": "./packages/plugins/handoff"},
+                {"name": "tool", "source": "packages/tool/"},
+                {"name": "a", "source": "./plugins/a"},
+                {"name": "gone", "source": "./packages/gone"},
+                {"name": "out", "source": "../elsewhere"},
+                {"name": "remote", "source": {"source": "github", "repo": "o/r"}}
+            ]}"#,
+        )?;
+        let (scope, found) = scope_for_tree(root);
+        let added: Vec<&str> = scope
+            .include
+            .iter()
+            .map(String::as_str)
+            .filter(|g| g.starts_with("packages"))
+            .collect();
+        assert_eq!(added, ["packages/plugins/handoff/**", "packages/tool/**"]);
+        assert!(found.contains(&"packages/tool/".to_string()), "{found:?}");
+        assert_eq!(
+            scope
+                .include
+                .iter()
+                .filter(|g| g.starts_with("plugins"))
+                .count(),
+            1
+        );
+        // No manifest, or one that is no JSON: the folders alone.
+        std::fs::write(root.join(".claude-plugin/marketplace.json"), "{oops")?;
+        assert!(scope_for_tree(root)
+            .1
+            .iter()
+            .all(|f| !f.starts_with("packages")));
+        Ok(())
+    }
 
     #[test]
     fn partial_config_keeps_other_defaults() -> Result<()> {
