@@ -19,7 +19,10 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     let mut ms = matcher.every_span(bytes);
     ms.sort_by_key(|m| (m.start, m.end));
     if is_manifest(path) {
-        ms.retain(|m| !declares_name(bytes, m.start) && !in_keywords(bytes, m.start));
+        ms.retain(|m| !declares_name(bytes, m.start));
+    }
+    if data {
+        ms.retain(|m| !in_keywords(bytes, m.start));
     }
     // A plain word that is a data file's key (`"observer": {`, `observer:`), or a quoted key
     // anywhere (JSON in a Markdown example), names a field, not the file that bears the word.
@@ -290,20 +293,49 @@ fn declares_name(bytes: &[u8], start: usize) -> bool {
     before.trim_ascii_end().ends_with(b"\"name\"")
 }
 
-/// Whether the occurrence at `start` is an item of a manifest's `"keywords"` (or `"tags"`)
-/// array: words to find the package by (`"confidence-check"` among a plugin's keywords), not
-/// references to the files of those names.
+/// Whether the occurrence at `start` is an item of a data file's `keywords` (or `tags`) list:
+/// words to find a package or a page by (`"confidence-check"` among a plugin's keywords, `-
+/// token-caching` under a doc index's `keywords:`), not references to the files of those names.
 fn in_keywords(bytes: &[u8], start: usize) -> bool {
-    let Some(open) = memchr::memrchr2(b'[', b']', &bytes[..start]).filter(|i| bytes[*i] == b'[')
-    else {
-        return false;
+    let is_key = |key: &[u8]| {
+        let key = key.trim_ascii();
+        let key = key
+            .strip_prefix(b"\"")
+            .and_then(|k| k.strip_suffix(b"\""))
+            .unwrap_or(key);
+        key == b"keywords" || key == b"tags"
     };
-    let before = bytes[..open].trim_ascii_end();
-    let Some(before) = before.strip_suffix(b":") else {
+    // JSON or flow YAML: `"keywords": [ …, "x"`.
+    if let Some(open) = memchr::memrchr2(b'[', b']', &bytes[..start]).filter(|i| bytes[*i] == b'[')
+    {
+        let before = bytes[..open].trim_ascii_end();
+        let ls = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+        if before
+            .strip_suffix(b":")
+            .is_some_and(|k| is_key(&k[ls.min(k.len())..]))
+        {
+            return true;
+        }
+    }
+    // Block YAML: `keywords:` over a run of `- x` items at one indent.
+    let ls = memchr::memrchr(b'\n', &bytes[..start]).map_or(0, |i| i + 1);
+    let item = |line: &[u8]| line.trim_ascii_start().starts_with(b"- ");
+    if !item(&bytes[ls..start]) {
         return false;
-    };
-    let key = before.trim_ascii_end();
-    key.ends_with(b"\"keywords\"") || key.ends_with(b"\"tags\"")
+    }
+    let mut end = ls;
+    for _ in 0..200 {
+        let Some(prev_end) = end.checked_sub(1) else {
+            return false;
+        };
+        let ps = memchr::memrchr(b'\n', &bytes[..prev_end]).map_or(0, |i| i + 1);
+        let prev = &bytes[ps..prev_end];
+        if !item(prev) {
+            return prev.trim_ascii_end().strip_suffix(b":").is_some_and(is_key);
+        }
+        end = ps;
+    }
+    false
 }
 
 /// The evidence of a mention of `mentions_in`: the part of its line around it.
@@ -2466,6 +2498,27 @@ mod tests {
                 (9, None)
             ]
         );
+    }
+
+    #[test]
+    fn a_data_file_s_keywords_name_no_file() {
+        let names = ["token-caching", "confidence-check"];
+        let yaml =
+            "doc:\n  keywords:\n  - caching\n  - token-caching\n  related:\n  - token-caching\n";
+        let lines: Vec<u32> = found(&names, yaml, "index.yaml")
+            .iter()
+            .map(|f| f.1)
+            .collect();
+        assert_eq!(lines, [6]);
+        let json = "{\n  \"tags\": [\n    \"confidence-check\",\n    \"x\"\n  ],\n  \"see\": \"confidence-check\"\n}\n";
+        let lines: Vec<u32> = found(&names, json, "index.json")
+            .iter()
+            .map(|f| f.1)
+            .collect();
+        assert_eq!(lines, [6]);
+        // Prose keeps its lists: only a data file's key says what its items are.
+        let md = "keywords:\n- token-caching\n";
+        assert_eq!(found(&names, md, "notes.md").len(), 1);
     }
 
     #[test]
