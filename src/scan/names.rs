@@ -63,7 +63,7 @@ pub fn names_of(path: &str, cfg: &Names) -> Vec<(String, NameKind)> {
         _ => {
             push(base, NameKind::Basename);
             let stem = stem_of(base);
-            if stem != base && stem_ok(stem, cfg) && !renders(base, stem) {
+            if stem != base && stem_ok(stem, cfg) && !renders(base, stem) && !holds_data(base) {
                 push(stem, NameKind::Stem);
             }
         }
@@ -127,6 +127,18 @@ fn renders(base: &str, stem: &str) -> bool {
     stem.contains('.') && TEMPLATE_EXTS.iter().any(|e| ext.eq_ignore_ascii_case(e))
 }
 
+/// Whether a file is data (`ModelListParams.json`, `hooks-daemon.yaml`, `skills.csv`): its
+/// stem is the name of what it holds (a schema's type, an agent's settings, a keyword), which
+/// other files use as that thing; the file itself is named by its file name or a path. (Of 268
+/// labelled lines in 56 public trees where a data file's stem stood alone, 3 meant the file.)
+fn holds_data(base: &str) -> bool {
+    let ext = base.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    matches!(
+        ext.as_deref(),
+        Some("json" | "jsonc" | "jsonl" | "json5" | "yaml" | "yml" | "toml" | "csv" | "tsv")
+    )
+}
+
 /// The basename without its last extension; a leading dot does not start an extension.
 pub fn stem_of(base: &str) -> &str {
     match base.rfind('.') {
@@ -160,6 +172,19 @@ mod tests {
                 ("implementer".into(), "stem"),
             ]
         );
+    }
+
+    #[test]
+    fn a_data_file_is_known_by_its_file_name_not_its_stem() {
+        assert_eq!(
+            names("schemas/v2/ModelListParams.json"),
+            vec![
+                ("schemas/v2/ModelListParams.json".into(), "path"),
+                ("ModelListParams.json".into(), "basename"),
+            ]
+        );
+        assert_eq!(names(".claude/hooks-daemon.yaml").len(), 2);
+        assert_eq!(names("data/skills.CSV").len(), 2);
     }
 
     #[test]
