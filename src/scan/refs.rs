@@ -245,9 +245,20 @@ fn is_camel(name: &str) -> bool {
         .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
 }
 
+/// Capital letters and digits together (`US4`, `T01`, `ADR12`): a story's, task's or record's
+/// identifier, never a word however short.
+fn is_code_id(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() >= 3
+        && b.iter()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        && b.iter().any(u8::is_ascii_digit)
+        && b.iter().filter(|c| c.is_ascii_uppercase()).count() >= 1
+}
+
 /// A name is distinctive when it has a separator, or is not a common word and not short.
 pub fn is_distinctive(name: &str) -> bool {
-    if name.contains(['-', '_', '.', ':']) {
+    if name.contains(['-', '_', '.', ':']) || is_code_id(name) {
         return true;
     }
     if name.chars().count() < MIN_DISTINCTIVE_CHARS {
@@ -847,7 +858,7 @@ fn bare_kind(
         // use, its file name or a path; a bare word in a comment or string is prose about it.
         // A one-word stem bare is the thing the document is about (a library, a database, a
         // runtime: `references/cuxfilter.md`), not the document; a compound one is the file's
-        // own name. An output style is chosen by its name where the line speaks of a style
+        // own name, as an identifier is (`US4` for `tasks/US4.md`). An output style is chosen by its name where the line speaks of a style
         // (`/output-style genui`); elsewhere its name is a word, often the project's own.
         // In a comment or a string of a script, a name in camel case is an identifier written
         // in prose: the class or component a file is named after (`NetworkError` in a test's
@@ -858,6 +869,7 @@ fn bare_kind(
                 && (cue & cue::SOURCE == 0
                     && (named
                         || is_compound(m.name)
+                        || is_code_id(m.name)
                         || is_output_style(path) && cue & cue::STYLE != 0)
                     || cue & cue::SOURCE != 0
                         && is_camel(m.name)
@@ -1975,6 +1987,12 @@ mod tests {
         assert!(is_common_word("Workflows") || !is_common_word("workflows"));
         assert!(!is_distinctive("status") && !is_distinctive("lists"));
         assert!(is_distinctive("data-engineer") && is_distinctive("paypal"));
+        // An identifier of capitals and digits, however short; not a word with a digit.
+        assert!(is_distinctive("US4") && is_distinctive("T01") && is_distinctive("ADR12"));
+        assert!(!is_distinctive("v2") && !is_distinctive("md5") && !is_distinctive("API"));
+        let story = ["plans/028/tasks/US4.md", "plans/029/tasks/US4.md"];
+        let got = d("plans/028/tasks/index.md", "US4", 0, None, &story);
+        assert_eq!(edge_to(got).map(|e| e.0), Some(1), "the plan's own story");
     }
 
     #[test]
