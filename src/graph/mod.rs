@@ -41,6 +41,24 @@ fn row_edge(r: &rusqlite::Row<'_>) -> rusqlite::Result<Edge> {
     })
 }
 
+/// The indexed path of a file that `rel` reaches through a linked folder (`.claude/skills/x/
+/// SKILL.md` through `.claude/skills/x -> ../../src/skills/x`): the index holds such a file
+/// under its own path only. `None` when `rel` is indexed itself or leads to no indexed file.
+pub fn own_path(conn: &Connection, root: &std::path::Path, rel: &str) -> Option<String> {
+    let indexed = |p: &str| -> bool { conn.query_row(sql::IS_INDEXED, [p], |_| Ok(())).is_ok() };
+    if indexed(rel) {
+        return None;
+    }
+    let real_root = std::fs::canonicalize(root).ok()?;
+    let target = std::fs::canonicalize(root.join(rel)).ok()?;
+    let own = target
+        .strip_prefix(&real_root)
+        .ok()?
+        .to_str()?
+        .replace(std::path::MAIN_SEPARATOR, "/");
+    (own != rel && indexed(&own)).then_some(own)
+}
+
 /// What a file argument names, decided once for every command (`dependents`, `impact`,
 /// `graph`, `query -p file=`): the root-relative path of a file on disk or in the index, else
 /// the one indexed file whose path ends with it (`execution-code/SKILL.md`, as the map and the
@@ -53,8 +71,11 @@ pub fn locate_file(conn: &Connection, root: &std::path::Path, rel: &str) -> Resu
         return Err(format!("{rel} is a directory, not a file"));
     }
     let indexed = |p: &str| -> bool { conn.query_row(sql::IS_INDEXED, [p], |_| Ok(())).is_ok() };
-    if abs.is_file() || indexed(rel) {
+    if indexed(rel) {
         return Ok(rel.to_string());
+    }
+    if abs.is_file() {
+        return Ok(own_path(conn, root, rel).unwrap_or_else(|| rel.to_string()));
     }
     let suffix = format!(
         "%/{}",

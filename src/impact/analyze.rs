@@ -65,12 +65,17 @@ pub fn analyze(ctx: &Ctx, input: &Input) -> Result<Analyzed> {
     let raw = input_paths(ctx, input, &mut warnings)?;
     let mut manifest = BTreeSet::new();
     let mut outside = Vec::new();
-    for p in raw {
-        match ctx.ws.locate(&p) {
-            Located::Inside(rel) => {
-                manifest.insert(rel);
+    {
+        let conn = ctx.store.conn()?;
+        for p in raw {
+            match ctx.ws.locate(&p) {
+                Located::Inside(rel) => {
+                    // An edit through a linked folder is an edit of the file the index holds.
+                    let own = crate::graph::own_path(&conn, &ctx.ws.root, &rel);
+                    manifest.insert(own.unwrap_or(rel));
+                }
+                Located::Outside(abs) => outside.push(abs.display().to_string()),
             }
-            Located::Outside(abs) => outside.push(abs.display().to_string()),
         }
     }
     if !outside.is_empty() {

@@ -238,10 +238,13 @@ pub fn walk(ws: &Workspace, config: &Config) -> Result<Walked> {
         std::sync::Arc::new(std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone()));
     let max = config.limits.max_file_bytes;
     let mut builder = walk_builder(ws);
+    // Linked folders met (root-relative): their files may be files of the scope again.
+    let linked: std::sync::Arc<Mutex<Vec<String>>> = std::sync::Arc::default();
     {
         let scope = scope.clone();
         let root = root.clone();
         let real_root = real_root.clone();
+        let linked = linked.clone();
         builder.filter_entry(move |e| {
             if e.depth() == 0 {
                 return true;
@@ -252,6 +255,11 @@ pub fn walk(ws: &Workspace, config: &Config) -> Result<Walked> {
             }
             if !e.file_type().is_some_and(|t| t.is_dir()) {
                 return true;
+            }
+            if e.path_is_symlink() {
+                if let (Some(rel), Ok(mut l)) = (rel_of(&root, e.path()), linked.lock()) {
+                    l.push(rel);
+                }
             }
             if e.file_name() == ".git"
                 || e.path() == state_dir
@@ -269,6 +277,8 @@ pub fn walk(ws: &Workspace, config: &Config) -> Result<Walked> {
         let tx = tx.clone();
         let scope = scope.clone();
         let root = root.clone();
+        let real_root = real_root.clone();
+        let linked = linked.clone();
         let errors = &errors;
         Box::new(move |res| {
             let entry = match res {
@@ -310,6 +320,18 @@ pub fn walk(ws: &Workspace, config: &Config) -> Result<Walked> {
                 return WalkState::Continue;
             };
             if !scope.includes_file(&rel) {
+                return WalkState::Continue;
+            }
+            // A file reached through a linked folder (`.claude/skills/x -> ../../src/skills/x`)
+            // that the scope holds at its own path is walked there: one file, one path.
+            let through_link = linked.lock().is_ok_and(|l| {
+                l.iter().any(|d| {
+                    rel.len() > d.len()
+                        && rel.starts_with(d.as_str())
+                        && rel.as_bytes()[d.len()] == b'/'
+                })
+            });
+            if through_link && in_scope_elsewhere(&real_root, entry.path(), &rel, &scope) {
                 return WalkState::Continue;
             }
             if rel.contains(['\n', '\r']) {
@@ -475,6 +497,12 @@ impl PathFilter {
         if std::fs::canonicalize(&abs).is_ok_and(|p| !p.starts_with(&real_root)) {
             return false;
         }
+        // A path through a linked folder to a file the scope holds at its own path is that
+        // file's second path, as the walk leaves it (a file that is itself a link is another).
+        let is_link = std::fs::symlink_metadata(&abs).is_ok_and(|m| m.file_type().is_symlink());
+        if !is_link && in_scope_elsewhere(&real_root, &abs, rel, &self.scope) {
+            return false;
+        }
         if dirs
             .iter()
             .any(|d| !d.is_empty() && is_other_checkout(&self.root.join(d)))
@@ -579,6 +607,27 @@ impl Aliases {
         };
         target_rel != rel && target.is_file() && scope.includes_file(&target_rel)
     }
+}
+
+/// Whether the file at `abs` (root-relative `rel`, reached through a linked folder) is a file
+/// of the scope under its own, other path.
+fn in_scope_elsewhere(real_root: &Path, abs: &Path, rel: &str, scope: &ScopeMatcher) -> bool {
+    let Ok(target) = std::fs::canonicalize(abs) else {
+        return false;
+    };
+    let Some(own) = target
+        .strip_prefix(real_root)
+        .ok()
+        .and_then(|t| t.to_str())
+        .map(|t| t.replace(std::path::MAIN_SEPARATOR, "/"))
+    else {
+        return false;
+    };
+    own != rel
+        && scope.includes_file(&own)
+        && own
+            .rmatch_indices('/')
+            .all(|(i, _)| scope.may_enter(&own[..i]))
 }
 
 /// Whether `path` (a symlink) resolves to somewhere under `real_root` (the canonical root).

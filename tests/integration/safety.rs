@@ -562,6 +562,56 @@ fn a_rebuild_that_runs_out_of_space_changes_nothing() {
 
 #[cfg(unix)]
 #[test]
+fn a_linked_folder_to_files_of_the_scope_is_not_a_second_copy_of_them() {
+    let p = Project::empty();
+    p.write(
+        "src/skills/commit-pr/SKILL.md",
+        "---\nname: commit-pr\n---\nCommits.\n",
+    );
+    p.write("docs/guide.md", "Use the commit-pr skill.\n");
+    std::fs::create_dir_all(p.path(".claude/skills")).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    std::os::unix::fs::symlink(
+        "../../src/skills/commit-pr",
+        p.path(".claude/skills/commit-pr"),
+    )
+    .unwrap_or_else(|e| panic!("symlink: {e}"));
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"src/**\", \"**/*.md\"]\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let files = stdout(p.src().args(["query", "files", "--format", "tsv"]));
+    assert!(!files.contains(".claude/skills/commit-pr"), "{files}");
+    // One file, one name: the skill's mention is an edge, not a tie with its second path.
+    let edges = stdout(p.src().args(["query", "edges", "--format", "tsv"]));
+    assert!(
+        edges.contains("docs/guide.md\tsrc/skills/commit-pr/SKILL.md"),
+        "{edges}"
+    );
+    // The file asked for by its second path is the file the index holds.
+    let deps = stdout(
+        p.src()
+            .args(["dependents", ".claude/skills/commit-pr/SKILL.md"]),
+    );
+    assert!(deps.contains("src/skills/commit-pr/SKILL.md"), "{deps}");
+    assert!(deps.contains("docs/guide.md"), "{deps}");
+    let impact = stdout(
+        p.src()
+            .args(["impact", ".claude/skills/commit-pr/SKILL.md"]),
+    );
+    assert!(impact.contains("docs/guide.md"), "{impact}");
+    // Where the scope leaves the folder's own path out, the link is the only way in.
+    p.write(".src/config.yaml", "scope:\n  include: [\".claude/**\"]\n");
+    p.src().args(["index", "--full"]).assert().success();
+    let files = stdout(p.src().args(["query", "files", "--format", "tsv"]));
+    assert!(
+        files.contains(".claude/skills/commit-pr/SKILL.md"),
+        "{files}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
 fn a_link_to_an_in_scope_file_bears_its_names_but_mentions_nothing_twice() {
     let p = Project::empty();
     p.write(".claude/agents/reviewer-bot.md", "Reviews.\n");
