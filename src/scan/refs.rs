@@ -1610,14 +1610,21 @@ fn installed_copy<'b>(
         // The folders of the agreement: all of it but the file name.
         let first = comps.len() - n;
         let folders = first..comps.len() - 1;
+        // The written skill folder (after the last `skills/`), where the agreement holds it.
         let skill = || {
-            let tail = comps[first..].join("/");
-            first >= 1
-                && comps[first - 1] == "skills"
-                && exists.at(&format!(
-                    "{}/SKILL.md",
-                    &b[..b.len() - tail.len() + comps[first].len()]
-                )) == OnDisk::File
+            let Some(k) = comps[..comps.len() - 1]
+                .iter()
+                .rposition(|c| *c == "skills")
+            else {
+                return false;
+            };
+            let folder = k + 1;
+            if folder < first || folder >= comps.len() - 1 {
+                return false;
+            }
+            let tail = comps[folder..].join("/");
+            let through = b.len() - tail.len() + comps[folder].len();
+            exists.at(&format!("{}/SKILL.md", &b[..through])) == OnDisk::File
         };
         let named = n >= 2
             && (comps[folders]
@@ -2759,6 +2766,12 @@ mod tests {
             d("commands/t.md", "memory.py", 0, Some(v), &b),
             Decision::Weak
         );
+        // Also where the copy's `skills/` agrees with the tree's own.
+        let b = ["src/skills/memory/cli.js", "src/skills/other/cli.js"];
+        let skill = ["src/skills/memory/SKILL.md"];
+        let v = "~/.claude/skills/memory/cli.js";
+        let got = d_with("docs/x.md", "cli.js", 0, Some(v), &b, &skill);
+        assert_eq!(edge_to(got).map(|e| e.0), Some(1));
     }
 
     #[test]
