@@ -1571,7 +1571,15 @@ fn decide_path(
                 .collect();
         }
     }
-    if qualified.is_empty() && outside {
+    // A project's own install of a skill (`./.claude/skills/memory/cli.js`) that is not here:
+    // the skill's copy the tree keeps elsewhere, as for the user's (`~/.claude/skills/…`).
+    let project_install = || {
+        comps.len() >= 4
+            && comps[0] == ".claude"
+            && comps[1] == "skills"
+            && exact.iter().all(|p| exists.at(p) == OnDisk::Missing)
+    };
+    if qualified.is_empty() && (outside || !import && project_install()) {
         qualified = installed_copy(&comps, bearers, kind, exists);
     }
     if qualified.iter().any(|q| q.1 == m.src) {
@@ -2766,12 +2774,16 @@ mod tests {
             d("commands/t.md", "memory.py", 0, Some(v), &b),
             Decision::Weak
         );
-        // Also where the copy's `skills/` agrees with the tree's own.
+        // Also where the copy's `skills/` agrees with the tree's own; and a project's install.
         let b = ["src/skills/memory/cli.js", "src/skills/other/cli.js"];
         let skill = ["src/skills/memory/SKILL.md"];
-        let v = "~/.claude/skills/memory/cli.js";
-        let got = d_with("docs/x.md", "cli.js", 0, Some(v), &b, &skill);
-        assert_eq!(edge_to(got).map(|e| e.0), Some(1));
+        for v in [
+            "~/.claude/skills/memory/cli.js",
+            "./.claude/skills/memory/cli.js",
+        ] {
+            let got = d_with("docs/x.md", "cli.js", 0, Some(v), &b, &skill);
+            assert_eq!(edge_to(got).map(|e| e.0), Some(1), "{v}");
+        }
     }
 
     #[test]
