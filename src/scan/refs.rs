@@ -850,9 +850,12 @@ fn bare_kind(
         // word of the trade or a product ("a changelog entry", "dependabot PRs").
         // On a shell line a bare command name is an argument of another program (`task-master
         // parse-prd x.txt`): the client invokes commands, not a shell. (A comment is prose.)
+        // A command file a skill keeps (`skills/x/roles/coordinator/commands/resume.md`) is
+        // that skill's step, named so only inside it: no client command of that name.
         Entity::Command => {
-            distinctive && m.name.contains(['-', '_', ':', '.']) && cue & cue::SHELL_WORD == 0
-                || named
+            (distinctive && m.name.contains(['-', '_', ':', '.']) && cue & cue::SHELL_WORD == 0
+                || named)
+                && role_reaches(m.src, path)
         }
         // In source code a module, script or document is named by an import, a qualified
         // use, its file name or a path; a bare word in a comment or string is prose about it.
@@ -2008,6 +2011,17 @@ mod tests {
         let story = ["plans/028/tasks/US4.md", "plans/029/tasks/US4.md"];
         let got = d("plans/028/tasks/index.md", "US4", 0, None, &story);
         assert_eq!(edge_to(got).map(|e| e.0), Some(1), "the plan's own story");
+    }
+
+    #[test]
+    fn a_command_a_skill_keeps_is_named_inside_that_skill_only() {
+        let cmd = [".claude/skills/road/roles/coordinator/commands/resume.md"];
+        let inside = ".claude/skills/road/roles/coordinator/role.md";
+        let outside = ".claude/skills/other/roles/coordinator/role.md";
+        let quoted = cue::QUOTED;
+        assert!(edge_to(d(inside, "resume", quoted, None, &cmd)).is_some());
+        assert_eq!(d(outside, "resume", quoted, None, &cmd), Decision::Weak);
+        assert_eq!(d(outside, "resume", cue::SLASH, None, &cmd), Decision::Weak);
     }
 
     #[test]
