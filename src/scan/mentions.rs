@@ -97,7 +97,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
             }
         }
     }
-    one_per_line(matcher, path, &mut out);
+    one_per_line(matcher, bytes, path, &mut out);
     out
 }
 
@@ -350,7 +350,7 @@ pub fn evidence(bytes: &[u8], m: &Mention) -> String {
 /// that ends in another folder is a mention of its own (`common/coding-style.md` then
 /// `golang/coding-style.md`; `../pt-BR/README.md | ../zh-TW/README.md`), as it leads to another
 /// file. Paths ending in the same folder (`common/x.md` and `../common/x.md`) stay one.
-fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) {
+fn one_per_line(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Mention, Cue)>) {
     // The kinds said beside any occurrence on the line ("the status agent, not the status
     // command", "the `e2e` job … `e2e` rebuilds") are said of the name there.
     const KINDS: u64 = cue::ENTITY | cue::KINDS | cue::PROGRAM;
@@ -369,6 +369,9 @@ fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) 
         let guess = u8::from(c.bits & cue::ENTRY != 0);
         if c.bits & cue::IMPORT != 0 || !matcher.name(m.name).contains(['.', '/']) {
             telling(c) * 2 + guess
+        } else if link_target(bytes, m, c) {
+            // A link's target says where it leads; its text (`[x.md](./x.md)`) only shows it.
+            1
         } else {
             2
         }
@@ -432,6 +435,19 @@ fn one_per_line(matcher: &Matcher, path: &str, found: &mut Vec<(Mention, Cue)>) 
     if !found.is_sorted_by_key(|(m, _)| (m.start, m.end)) {
         found.sort_by_key(|(m, _)| (m.start, m.end));
     }
+}
+
+/// Whether the occurrence is the end of a Markdown link's relative target (`](./x.md)`).
+fn link_target(bytes: &[u8], m: &Mention, c: &Cue) -> bool {
+    let Some(via) = c.via.as_deref() else {
+        return false;
+    };
+    let relative = via.starts_with("./") || via.starts_with("../");
+    let vs = m.end.checked_sub(via.len());
+    relative
+        && vs.is_some_and(|vs| {
+            vs >= 2 && &bytes[vs - 2..vs] == b"](" && bytes.get(vs..m.end) == Some(via.as_bytes())
+        })
 }
 
 /// The last folder of the path an occurrence of a file name or path was written in, relative
@@ -2498,6 +2514,17 @@ mod tests {
                 (9, None)
             ]
         );
+    }
+
+    #[test]
+    fn a_link_speaks_by_its_target_not_its_text() {
+        let got = found(
+            &["self-hosting.md"],
+            "See [self-hosting.md](./self-hosting.md) for:\n",
+            "t/SKILL.md",
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].3.as_deref(), Some("./self-hosting.md"), "{got:?}");
     }
 
     #[test]
