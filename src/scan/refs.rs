@@ -686,7 +686,13 @@ fn bare_kind(
     }
     // A template is named as the file it renders is (the project's `REQUIREMENTS.md`, a
     // task's `STATE.md`): its bare name is the template's only where the line speaks of one.
-    if is_template(path) && cue & cue::TEMPLATE == 0 {
+    // (A skill or an agent kept among templates, `templates/base/skills/docker/SKILL.md`, is
+    // still that thing where the line names it as one, `` `docker` ``: a project set up from
+    // them has it. Bare, its name is what the project's copy will answer to.)
+    if is_template(path)
+        && cue & cue::TEMPLATE == 0
+        && (cue & cue::NAMED == 0 || entity_on_disk(path, m.name, disk) == Entity::Other)
+    {
         return None;
     }
     // `/ns:name` with the folder that holds the file as its namespace: how the client names a
