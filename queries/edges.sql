@@ -6,7 +6,12 @@
 -- Unresolved mentions are in `unresolved`, plain-word mentions in `weak`.
 SELECT s.path AS src,
        d.path AS dst,
-       e.name AS pattern,
+       -- (A file named beside the writer by its conventional name, `settings.json`, was
+       -- written as that name: its folder is the resolution's, not the line's.)
+       CASE WHEN instr(e.text, e.name) = 0 AND e.via LIKE '%/_%'
+                 AND instr(e.text, substr(e.via, length(rtrim(e.via, replace(e.via, '/', ''))) + 1)) > 0
+            THEN substr(e.via, length(rtrim(e.via, replace(e.via, '/', ''))) + 1)
+            ELSE e.name END AS pattern,
        e.line AS line,
        e.text AS evidence,
        e.kind AS kind

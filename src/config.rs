@@ -157,6 +157,10 @@ impl Default for Names {
                 "Cargo.toml",
                 "config.yaml",
                 "config.json",
+                // Every `.claude/` and the user's own have one: named bare, it is the one
+                // beside the writer or the kind of file ("add it to your settings.json").
+                "settings.json",
+                "settings.local.json",
             ]),
         }
     }

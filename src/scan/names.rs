@@ -124,10 +124,13 @@ pub fn defines_folder(base: &str) -> bool {
 }
 
 /// Whether the file `base` is a template whose stem is the file it renders
-/// (`nftables.conf.template`, `.env.example`): that name is the rendered file's, the user's
-/// copy, not the template's.
+/// (`nftables.conf.template`, `.env.example`), or a copy kept of a file (`settings.json.bak`,
+/// `config.yaml.orig`): that name is the rendered or copied file's, not this one's.
 fn renders(base: &str, stem: &str) -> bool {
-    const TEMPLATE_EXTS: [&str; 7] = ["template", "tmpl", "tpl", "example", "sample", "dist", "j2"];
+    const TEMPLATE_EXTS: [&str; 13] = [
+        "template", "tmpl", "tpl", "example", "sample", "dist", "j2", "bak", "backup", "orig",
+        "old", "save", "prev",
+    ];
     let ext = &base[stem.len() + 1..];
     stem.contains('.') && TEMPLATE_EXTS.iter().any(|e| ext.eq_ignore_ascii_case(e))
 }
@@ -203,6 +206,11 @@ mod tests {
         );
         assert_eq!(names(".claude/hooks-daemon.yaml").len(), 2);
         assert_eq!(names("test/res.sendFile.js").len(), 2);
+        assert_eq!(
+            names(".claude/settings.json.bak").len(),
+            2,
+            "a backup is not its original"
+        );
         assert_eq!(
             names("docs/notes.v2.md").len(),
             3,
