@@ -1524,7 +1524,19 @@ fn decide_path(
         .filter(|(_, b)| !folder || defines_named_folder(b, m.name) && !is_code_entry(b))
         .filter(|(_, b)| !import || same_lang(b))
         .filter(|(_, b)| agrees(&comps, b, outside, m.name))
-        .filter(|(_, b)| !import || relative || import_root_ok(m.src, b, &comps, exists))
+        .filter(|(_, b)| {
+            !import
+                || relative
+                || import_root_ok(b, &comps, exists)
+                || import_statement(m.text)
+                    && own_folder_root(m.src, b, &comps)
+                    && !bearers.iter().any(|(_, o)| {
+                        o != b
+                            && same_lang(o)
+                            && agrees(&comps, o, outside, m.name)
+                            && import_root_ok(o, &comps, exists)
+                    })
+        })
         .filter(|(_, b)| import || relative || outside || within_own_unit(m.src, &comps, b))
         // (Last: it may read the file.)
         .filter(|(_, b)| !import || !is_empty_package(b, exists) && !modules_only(b))
@@ -1595,6 +1607,28 @@ fn decide_path(
         return Decision::Tie;
     }
     pick(m.src, &qualified)
+}
+
+/// Whether a dotted import (`from utils.cli_utils import` in `scripts/core/x.py`) reaches the
+/// module at `bearer` (`scripts/utils/cli_utils.py`) from a folder that holds the importing
+/// file: a script putting its own folders on the path, packages or not. Asked only where no
+/// module is reached from a root (a vendored copy's `parso.python.token` is the real parso's).
+fn own_folder_root(src: &str, bearer: &str, comps: &[&str]) -> bool {
+    let Some(module) = module_of(bearer) else {
+        return false;
+    };
+    let depth = module.split('/').count();
+    comps.len() >= 2 && depth > comps.len() && {
+        let root: Vec<&str> = module.split('/').take(depth - comps.len()).collect();
+        is_within(src, &root.join("/"))
+    }
+}
+
+/// Whether a line (its evidence) is a Python import statement, not a string or prose that
+/// spells a module (`"latex.lark"`, "the `parso.python.token` fork").
+fn import_statement(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with("from ") || t.starts_with("import ")
 }
 
 /// Whether the file at `path` is a template: kept in a `templates/` folder.
@@ -1726,10 +1760,7 @@ fn within_own_unit(src: &str, comps: &[&str], bearer: &str) -> bool {
 /// root, `src/`, a scripts folder) must be neither a package nor inside one. `import gc` in
 /// `test/test_x.py` is the built-in module, not `test/dtracedata/gc.py` (`test/` is a package).
 /// Adding or removing an `__init__.py` re-resolves the names below it (`index::apply::delta`).
-/// A dotted import from a folder that holds the importing file (`from utils.cli_utils import`
-/// in `scripts/core/x.py`, for `scripts/utils/cli_utils.py`) is a script putting its own
-/// folders on the path, packages or not: the written packages agree to two levels.
-pub fn import_root_ok(src: &str, bearer: &str, comps: &[&str], exists: &dyn Disk) -> bool {
+pub fn import_root_ok(bearer: &str, comps: &[&str], exists: &dyn Disk) -> bool {
     let Some(module) = module_of(bearer) else {
         return true;
     };
@@ -1738,9 +1769,6 @@ pub fn import_root_ok(src: &str, bearer: &str, comps: &[&str], exists: &dyn Disk
         return true;
     }
     let root: Vec<&str> = module.split('/').take(depth - comps.len()).collect();
-    if comps.len() >= 2 && is_within(src, &root.join("/")) {
-        return true;
-    }
     let is_package = |dirs: &[&str]| {
         !dirs.is_empty() && exists.at(&format!("{}/__init__.py", dirs.join("/"))) == OnDisk::File
     };
@@ -1854,6 +1882,18 @@ mod tests {
         bearers: &[&str],
         others: &[&str],
     ) -> Decision {
+        d_text(src, name, cue_bits, via, "", bearers, others)
+    }
+
+    fn d_text(
+        src: &str,
+        name: &str,
+        cue_bits: u64,
+        via: Option<&str>,
+        text: &str,
+        bearers: &[&str],
+        others: &[&str],
+    ) -> Decision {
         let b: Vec<(i64, &str)> = bearers
             .iter()
             .enumerate()
@@ -1864,7 +1904,7 @@ mod tests {
             name,
             cue: cue_bits,
             via,
-            text: "",
+            text,
         };
         let exists = |p: &str| {
             if bearers.contains(&p) || others.contains(&p) {
@@ -1903,9 +1943,22 @@ mod tests {
         ];
         let bits = cue::IMPORT | cue::CODE_FILE;
         let via = Some("utils/cli_utils");
-        let from = |src| edge_to(d_with(src, "cli_utils", bits, via, &b, &inits)).map(|e| e.0);
+        let line = "from utils.cli_utils import add_base_dir_argument";
+        let from =
+            |src| edge_to(d_text(src, "cli_utils", bits, via, line, &b, &inits)).map(|e| e.0);
         assert_eq!(from("p/scripts/core/x.py"), Some(1));
         assert_eq!(from("q/scripts/x.py"), Some(2));
+        // Not a string or prose that spells the module (`"utils.cli_utils"`).
+        let spelt = d_text(
+            "p/scripts/core/x.py",
+            "cli_utils",
+            bits,
+            via,
+            "\"utils.cli_utils\"",
+            &b,
+            &inits,
+        );
+        assert_eq!(edge_to(spelt), None);
         // Not from elsewhere, where `scripts/` is a package no path holds; nor one word.
         assert_eq!(from("p/other/x.py"), None);
         let one = d_with(
@@ -1917,6 +1970,20 @@ mod tests {
             &inits,
         );
         assert_eq!(edge_to(one), None);
+        // A module reached from a root is what the import means: a vendored copy around the
+        // importer is not (`libcst/_parser/parso/` beside the real `parso/`).
+        let b = [
+            "parso/python/token.py",
+            "libcst/_parser/parso/python/token.py",
+        ];
+        let inits = [
+            "libcst/__init__.py",
+            "libcst/_parser/__init__.py",
+            "parso/__init__.py",
+        ];
+        let src = "libcst/_parser/parso/python/py_token.py";
+        let got = d_with(src, "token", bits, Some("parso/python/token"), &b, &inits);
+        assert_eq!(edge_to(got).map(|e| e.0), Some(1));
     }
 
     #[test]
