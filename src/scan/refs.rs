@@ -1626,7 +1626,7 @@ fn own_folder_root(src: &str, bearer: &str, comps: &[&str]) -> bool {
 
 /// Whether a line (its evidence) is a Python import statement, not a string or prose that
 /// spells a module (`"latex.lark"`, "the `parso.python.token` fork").
-fn import_statement(text: &str) -> bool {
+pub fn import_statement(text: &str) -> bool {
     let t = text.trim_start();
     t.starts_with("from ") || t.starts_with("import ")
 }

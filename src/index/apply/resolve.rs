@@ -118,11 +118,14 @@ impl<'b> Resolver<'b> {
     /// Fills `to` and `weak` of each mention found in the file at `src` (each written form
     /// resolved once).
     fn resolve_all(&self, src: &str, found: &mut [Found]) {
-        let mut done: FnvMap<(&str, u64, Option<&str>), Decision> = FnvMap::default();
+        let mut done: FnvMap<(&str, u64, Option<&str>, bool), Decision> = FnvMap::default();
         let mut out = Vec::with_capacity(found.len());
         for m in found.iter() {
-            // (A `from P import …` line's package is decided by the line's names.)
-            let key = (m.name.as_str(), m.cue, m.via.as_deref());
+            // (A `from P import …` line's package is decided by the line's names, and an
+            // import by whether its line is an import statement: `refs::import_statement`.)
+            let statement = m.cue & crate::scan::cue::IMPORT != 0
+                && crate::scan::refs::import_statement(&m.text);
+            let key = (m.name.as_str(), m.cue, m.via.as_deref(), statement);
             let d = match done.get(&key) {
                 Some(d) if m.cue & crate::scan::cue::FROM_PACKAGE == 0 => *d,
                 _ => {
