@@ -50,12 +50,7 @@ pub fn own_path(conn: &Connection, root: &std::path::Path, rel: &str) -> Option<
         return None;
     }
     let real_root = std::fs::canonicalize(root).ok()?;
-    let target = std::fs::canonicalize(root.join(rel)).ok()?;
-    let own = target
-        .strip_prefix(&real_root)
-        .ok()?
-        .to_str()?
-        .replace(std::path::MAIN_SEPARATOR, "/");
+    let own = crate::scan::walk::own_rel(&real_root, &root.join(rel))?;
     (own != rel && indexed(&own)).then_some(own)
 }
 

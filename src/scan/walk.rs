@@ -594,33 +594,25 @@ impl Aliases {
         let Some((real_root, scope)) = resolved else {
             return false;
         };
-        let Ok(target) = std::fs::canonicalize(&abs) else {
+        let Some(target_rel) = own_rel(real_root, &abs) else {
             return false;
         };
-        let Some(target_rel) = target
-            .strip_prefix(real_root)
-            .ok()
-            .and_then(|t| t.to_str())
-            .map(|t| t.replace(std::path::MAIN_SEPARATOR, "/"))
-        else {
-            return false;
-        };
-        target_rel != rel && target.is_file() && scope.includes_file(&target_rel)
+        target_rel != rel && abs.is_file() && scope.includes_file(&target_rel)
     }
+}
+
+/// The root-relative path of the file `abs` leads to, links resolved (`real_root` is the
+/// canonical root); `None` when it leads nowhere or out of the root.
+pub fn own_rel(real_root: &Path, abs: &Path) -> Option<String> {
+    let target = std::fs::canonicalize(abs).ok()?;
+    let rel = target.strip_prefix(real_root).ok()?.to_str()?;
+    Some(rel.replace(std::path::MAIN_SEPARATOR, "/"))
 }
 
 /// Whether the file at `abs` (root-relative `rel`, reached through a linked folder) is a file
 /// of the scope under its own, other path.
 fn in_scope_elsewhere(real_root: &Path, abs: &Path, rel: &str, scope: &ScopeMatcher) -> bool {
-    let Ok(target) = std::fs::canonicalize(abs) else {
-        return false;
-    };
-    let Some(own) = target
-        .strip_prefix(real_root)
-        .ok()
-        .and_then(|t| t.to_str())
-        .map(|t| t.replace(std::path::MAIN_SEPARATOR, "/"))
-    else {
+    let Some(own) = own_rel(real_root, abs) else {
         return false;
     };
     own != rel
