@@ -1291,6 +1291,25 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
             std::iter::once(b.line_start).chain(inner.map(|i| b.line_start + i + 1))
         })
         .collect();
+    // A test suite titled with the name of a module the file requires (`describe('vhost', …)`
+    // after `require('../../examples/vhost')`) is that module's suite: the title names it.
+    for b in &bindings {
+        let (_, stem, via) = spec_parts(&b.spec);
+        if stem.is_empty() || stem == "index" {
+            continue;
+        }
+        let Some(id) = matcher.id_of(stem) else {
+            continue;
+        };
+        for q in ["'", "\"", "`"] {
+            let needle = format!("describe({q}{stem}{q}");
+            for at in memchr::memmem::find_iter(bytes, needle.as_bytes()) {
+                let s = at + "describe(".len() + 1;
+                let m = code_mention(id, line_of(s), s, s + stem.len(), cue::IMPORT, via.into());
+                found.push(m);
+            }
+        }
+    }
     for b in &bindings {
         let (_, stem, via) = spec_parts(&b.spec);
         let entry = is_entry(&b.spec);
@@ -2513,6 +2532,23 @@ mod tests {
                 (8, Some("rules/go/testing.md".to_string())),
                 (9, None)
             ]
+        );
+    }
+
+    #[test]
+    fn a_test_suite_titled_after_a_required_module_is_that_module_s() {
+        let text = "var app = require('../../examples/vhost');\n\ndescribe('vhost', function(){\n  it('vhost works')\n";
+        let got = found(&["vhost"], text, "test/acceptance/vhost.js");
+        // (A test's own title, `it('vhost works')`, stays a word.)
+        let at: Vec<(u32, Option<&str>)> = got.iter().map(|f| (f.1, f.3.as_deref())).collect();
+        assert_eq!(
+            at,
+            [
+                (1, Some("../../examples/vhost")),
+                (3, Some("../../examples/vhost")),
+                (4, None)
+            ],
+            "{got:?}"
         );
     }
 
