@@ -83,7 +83,9 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // a glossary's term, a template named as a template, camel case in code's prose;
         // 13: a re-export's candidate words bounded as names are; 14: `from P import m` of
         // modules only is no use of P's `__init__.py`, dotted imports from a folder holding
-        // the importer, "the x sub-module" (fourteenth).
+        // the importer, "the x sub-module", data files and dotted script stems by file name,
+        // identifiers, installed skills, commands a skill keeps, link targets, suites
+        // (fourteenth).
         "rules": 14,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
