@@ -650,7 +650,7 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     // A kind in parentheses says it too (`/dead-code-auditor` (sub-agent)).
     let after = trim_decor_start(&line[e..]);
     let next = first_word(after.strip_prefix(b"(").unwrap_or(after));
-    let kinds = entity_kind(prev) | entity_kind(next);
+    let kinds = entity_kind(prev) | entity_kind(next) | row_kind(line, a);
     if kinds != 0 {
         cue.bits |= ENTITY | kinds;
     }
@@ -1046,6 +1046,36 @@ fn first_word(b: &[u8]) -> &[u8] {
         end += 1;
     }
     &b[..end]
+}
+
+/// The kind a row of names is headed by, for a name after the head: a table row whose first
+/// cell is the kind (`| Commands (disabled, 17) | config, todo, … |`) or a list item headed by
+/// it (`- **Agents**: code-reviewer, architect`). 0 for any other line or place.
+fn row_kind(line: &[u8], a: usize) -> u64 {
+    let t = line.trim_ascii_start();
+    let lead = line.len() - t.len();
+    let (body, sep) = if let Some(r) = t.strip_prefix(b"|") {
+        (r, b'|')
+    } else if let Some(r) = t.strip_prefix(b"- ").or_else(|| t.strip_prefix(b"* ")) {
+        (r, b':')
+    } else {
+        return 0;
+    };
+    let body_at = lead + (t.len() - body.len());
+    let Some(end) = memchr::memchr(sep, body) else {
+        return 0;
+    };
+    if a <= body_at + end {
+        return 0;
+    }
+    let head = trim_decor_start(&body[..end]);
+    let w = first_word(head);
+    // The head is the kind alone, with a count or a note in parentheses at most.
+    let rest = trim_decor_start(&head[w.len()..]);
+    if !(rest.is_empty() || rest.starts_with(b"(") && rest.trim_ascii_end().ends_with(b")")) {
+        return 0;
+    }
+    entity_kind(w) & !(AS_HOOK)
 }
 
 /// The `AS_*` bit of an entity word (`Skills` -> `AS_SKILL`), 0 for any other word.
@@ -2517,6 +2547,30 @@ app.all('/x/:id{/:op}', tally)\n";
                 "{line}"
             );
         }
+    }
+
+    #[test]
+    fn a_row_headed_by_a_kind_names_things_of_that_kind() {
+        let c = cue(
+            "| Commands (disabled, 17) | config, todo, help |",
+            "todo",
+            "d.md",
+        );
+        assert!(has(&c, ENTITY) && has(&c, AS_COMMAND), "{c:?}");
+        let c = cue(
+            "- **Agents**: code-reviewer, architect",
+            "architect",
+            "d.md",
+        );
+        assert!(has(&c, ENTITY) && has(&c, AS_AGENT), "{c:?}");
+        // Not the head itself, not a head that says more, not hooks (events, not files).
+        assert!(!has(
+            &cue("- **todo**: Commands to run", "todo", "d.md"),
+            AS_COMMAND
+        ));
+        let c = cue("| Commands we dropped | todo |", "todo", "d.md");
+        assert!(!has(&c, AS_COMMAND), "{c:?}");
+        assert!(!has(&cue("| Hooks | stop |", "stop", "d.md"), AS_HOOK));
     }
 
     #[test]
