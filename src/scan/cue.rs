@@ -1075,7 +1075,7 @@ fn row_kind(line: &[u8], a: usize) -> u64 {
     if !(rest.is_empty() || rest.starts_with(b"(") && rest.trim_ascii_end().ends_with(b")")) {
         return 0;
     }
-    entity_kind(w) & !(AS_HOOK)
+    entity_kind(w) & !AS_HOOK
 }
 
 /// The `AS_*` bit of an entity word (`Skills` -> `AS_SKILL`), 0 for any other word.

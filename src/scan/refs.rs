@@ -253,7 +253,7 @@ fn is_code_id(name: &str) -> bool {
         && b.iter()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
         && b.iter().any(u8::is_ascii_digit)
-        && b.iter().filter(|c| c.is_ascii_uppercase()).count() >= 1
+        && b.iter().any(u8::is_ascii_uppercase)
 }
 
 /// A name is distinctive when it has a separator, or is not a common word and not short.
@@ -867,8 +867,9 @@ fn bare_kind(
         // use, its file name or a path; a bare word in a comment or string is prose about it.
         // A one-word stem bare is the thing the document is about (a library, a database, a
         // runtime: `references/cuxfilter.md`), not the document; a compound one is the file's
-        // own name, as an identifier is (`US4` for `tasks/US4.md`). An output style is chosen by its name where the line speaks of a style
-        // (`/output-style genui`); elsewhere its name is a word, often the project's own.
+        // own name, as an identifier is (`US4` for `tasks/US4.md`). An output style is chosen
+        // by its name where the line speaks of a style (`/output-style genui`); elsewhere its
+        // name is a word, often the project's own.
         // In a comment or a string of a script, a name in camel case is an identifier written
         // in prose: the class or component a file is named after (`NetworkError` in a test's
         // title, "Verify cause was wrapped in NonError"). (Not in Python: a library's docstring
@@ -1614,14 +1615,17 @@ fn decide_path(
 /// file: a script putting its own folders on the path, packages or not. Asked only where no
 /// module is reached from a root (a vendored copy's `parso.python.token` is the real parso's).
 fn own_folder_root(src: &str, bearer: &str, comps: &[&str]) -> bool {
-    let Some(module) = module_of(bearer) else {
-        return false;
-    };
+    comps.len() >= 2
+        && import_root(bearer, comps).is_some_and(|root| is_within(src, &root.join("/")))
+}
+
+/// The folders above the module at `bearer` that an absolute import written as `comps` must
+/// start from (`scripts` for `utils/cli_utils` in `scripts/utils/cli_utils.py`); `None` when
+/// the module is no deeper than the import (it starts at the root) or is no module.
+fn import_root<'b>(bearer: &'b str, comps: &[&str]) -> Option<Vec<&'b str>> {
+    let module = module_of(bearer)?;
     let depth = module.split('/').count();
-    comps.len() >= 2 && depth > comps.len() && {
-        let root: Vec<&str> = module.split('/').take(depth - comps.len()).collect();
-        is_within(src, &root.join("/"))
-    }
+    (depth > comps.len()).then(|| module.split('/').take(depth - comps.len()).collect())
 }
 
 /// Whether a line (its evidence) is a Python import statement, not a string or prose that
@@ -1761,14 +1765,9 @@ fn within_own_unit(src: &str, comps: &[&str], bearer: &str) -> bool {
 /// `test/test_x.py` is the built-in module, not `test/dtracedata/gc.py` (`test/` is a package).
 /// Adding or removing an `__init__.py` re-resolves the names below it (`index::apply::delta`).
 pub fn import_root_ok(bearer: &str, comps: &[&str], exists: &dyn Disk) -> bool {
-    let Some(module) = module_of(bearer) else {
+    let Some(root) = import_root(bearer, comps) else {
         return true;
     };
-    let depth = module.split('/').count();
-    if depth <= comps.len() {
-        return true;
-    }
-    let root: Vec<&str> = module.split('/').take(depth - comps.len()).collect();
     let is_package = |dirs: &[&str]| {
         !dirs.is_empty() && exists.at(&format!("{}/__init__.py", dirs.join("/"))) == OnDisk::File
     };

@@ -494,13 +494,16 @@ impl PathFilter {
         }
         // Nothing outside the root: a path through a link that leaves it is not ours.
         let real_root = std::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
-        if std::fs::canonicalize(&abs).is_ok_and(|p| !p.starts_with(&real_root)) {
+        let target = std::fs::canonicalize(&abs).ok();
+        if target.as_ref().is_some_and(|p| !p.starts_with(&real_root)) {
             return false;
         }
         // A path through a linked folder to a file the scope holds at its own path is that
         // file's second path, as the walk leaves it (a file that is itself a link is another).
-        let is_link = std::fs::symlink_metadata(&abs).is_ok_and(|m| m.file_type().is_symlink());
-        if !is_link && in_scope_elsewhere(&real_root, &abs, rel, &self.scope) {
+        let own = target.as_deref().and_then(|t| rel_under(&real_root, t));
+        if own.is_some_and(|own| held_elsewhere(&own, rel, &self.scope))
+            && !std::fs::symlink_metadata(&abs).is_ok_and(|m| m.file_type().is_symlink())
+        {
             return false;
         }
         if dirs
@@ -604,7 +607,11 @@ impl Aliases {
 /// The root-relative path of the file `abs` leads to, links resolved (`real_root` is the
 /// canonical root); `None` when it leads nowhere or out of the root.
 pub fn own_rel(real_root: &Path, abs: &Path) -> Option<String> {
-    let target = std::fs::canonicalize(abs).ok()?;
+    rel_under(real_root, &std::fs::canonicalize(abs).ok()?)
+}
+
+/// The root-relative path of the canonical path `target`; `None` outside the root.
+fn rel_under(real_root: &Path, target: &Path) -> Option<String> {
     let rel = target.strip_prefix(real_root).ok()?.to_str()?;
     Some(rel.replace(std::path::MAIN_SEPARATOR, "/"))
 }
@@ -612,11 +619,13 @@ pub fn own_rel(real_root: &Path, abs: &Path) -> Option<String> {
 /// Whether the file at `abs` (root-relative `rel`, reached through a linked folder) is a file
 /// of the scope under its own, other path.
 fn in_scope_elsewhere(real_root: &Path, abs: &Path, rel: &str, scope: &ScopeMatcher) -> bool {
-    let Some(own) = own_rel(real_root, abs) else {
-        return false;
-    };
+    own_rel(real_root, abs).is_some_and(|own| held_elsewhere(&own, rel, scope))
+}
+
+/// Whether `own`, the path a file reached as `rel` really has, is another path the scope holds.
+fn held_elsewhere(own: &str, rel: &str, scope: &ScopeMatcher) -> bool {
     own != rel
-        && scope.includes_file(&own)
+        && scope.includes_file(own)
         && own
             .rmatch_indices('/')
             .all(|(i, _)| scope.may_enter(&own[..i]))
