@@ -338,6 +338,8 @@ const ENTITY_WORDS: &[(&str, u64)] = &[
     ("subagent_type", AS_AGENT),
     ("agent_type", AS_AGENT),
     ("agent_name", AS_AGENT),
+    ("skill_name", AS_SKILL),
+    ("command_name", AS_COMMAND),
     ("skill", AS_SKILL),
     ("skills", AS_SKILL),
     ("command", AS_COMMAND),
@@ -399,6 +401,8 @@ const KEY_WORDS: &[&str] = &[
     "agents",
     "agent_type",
     "agent_name",
+    "skill_name",
+    "command_name",
     "skill",
     "skills",
     "command",
@@ -2493,6 +2497,8 @@ app.all('/x/:id{/:op}', tally)\n";
             "a.md",
         );
         assert!(has(&c, KEY) && has(&c, AS_AGENT));
+        let c = cue("  \"skill_name\": \"revops\",", "revops", "evals.json");
+        assert!(has(&c, KEY) && has(&c, AS_SKILL), "{c:?}");
         let c = cue("- `/librarian:ask create` - ask", "librarian", "a.md");
         assert!(has(&c, LABEL) && !has(&c, SLASH), "{c:?}");
         let c = cue("- `/librarian:ask create` - ask", "ask", "a.md");

@@ -1596,10 +1596,12 @@ fn decide_path(
     // A project's own install of a skill (`./.claude/skills/memory/cli.js`) that is not here:
     // the skill's copy the tree keeps elsewhere, as for the user's (`~/.claude/skills/…`).
     let project_install = || {
-        comps.len() >= 4
-            && comps[0] == ".claude"
-            && comps[1] == "skills"
-            && exact.iter().all(|p| exists.at(p) == OnDisk::Missing)
+        let shaped = match comps.as_slice() {
+            [".claude", "skills", _, _, ..] => true,
+            [".claude", kind, _] => CLIENT_KINDS.contains(kind),
+            _ => false,
+        };
+        shaped && exact.iter().all(|p| exists.at(p) == OnDisk::Missing)
     };
     if qualified.is_empty() && (outside || !import && project_install()) {
         qualified = installed_copy(&comps, bearers, kind, exists);
@@ -1692,6 +1694,24 @@ fn installed_copy<'b>(
             0
         }
     };
+    // The client's own folder of a kind (`~/.claude/scripts/register-hook.sh`,
+    // `./.claude/rules/document-governance.md`): where an install puts the one file of that
+    // distinctive name, wherever the tree keeps it (a plugin's `scripts/`, a rules repo's root).
+    let client_kind = match comps {
+        [".claude", kind, file] if CLIENT_KINDS.contains(kind) => {
+            Some(*file).filter(|f| is_distinctive(f.rsplit_once('.').map_or(f, |(s, _)| s)))
+        }
+        _ => None,
+    };
+    if let Some(file) = client_kind {
+        let named: Vec<_> = bearers
+            .iter()
+            .filter(|(_, b)| b.rsplit('/').next() == Some(file))
+            .collect();
+        if let [one] = named.as_slice() {
+            return vec![(one.0, one.1, kind)];
+        }
+    }
     let scored: Vec<(usize, i64, &str)> = bearers
         .iter()
         .map(|(id, b)| (agreed(b), *id, *b))
@@ -1706,6 +1726,16 @@ fn installed_copy<'b>(
         _ => Vec::new(),
     }
 }
+
+/// The client's folders a file is installed into by its kind (skills go by their folder).
+const CLIENT_KINDS: [&str; 6] = [
+    "agents",
+    "commands",
+    "rules",
+    "hooks",
+    "scripts",
+    "output-styles",
+];
 
 /// The folders every skill or plugin may hold: a path that starts with one, written inside a
 /// skill or a plugin, is that unit's own (`references/patterns.md` in a skill's SKILL.md).
@@ -2858,6 +2888,31 @@ mod tests {
         assert_eq!(edge_to(got).map(|e| e.0), Some(1));
         assert_eq!(
             d("commands/t.md", "memory.py", 0, Some(v), &b),
+            Decision::Weak
+        );
+        // The client's folder of a kind holds the one file of a distinctive name, wherever
+        // the tree keeps it; a plain name, or two files of the name, say nothing.
+        for (v, b) in [
+            (
+                "~/.claude/scripts/register-hook.sh",
+                "plugin/scripts/register-hook.sh",
+            ),
+            ("$HOME/.claude/rules/doc-rules.md", "doc-rules.md"),
+            ("./.claude/rules/doc-rules.md", "doc-rules.md"),
+        ] {
+            let name = v.rsplit('/').next().unwrap_or(v);
+            let got = d("README.md", name, 0, Some(v), &[b]);
+            assert_eq!(edge_to(got).map(|e| e.0), Some(1), "{v}");
+            let two = [b, "other/doc-rules.md", "other/register-hook.sh"];
+            assert_eq!(
+                d("README.md", name, 0, Some(v), &two),
+                Decision::Weak,
+                "{v}"
+            );
+        }
+        let v = "~/.claude/rules/style.md";
+        assert_eq!(
+            d("x.md", "style.md", 0, Some(v), &["style.md"]),
             Decision::Weak
         );
         // Also where the copy's `skills/` agrees with the tree's own; and a project's install.
