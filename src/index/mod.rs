@@ -85,8 +85,9 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // modules only is no use of P's `__init__.py`, dotted imports from a folder holding
         // the importer, "the x sub-module", data files and dotted script stems by file name,
         // identifiers, installed skills, commands a skill keeps, link targets, suites
-        // (fourteenth).
-        "rules": 14,
+        // (fourteenth); 15: installs into the client's folder of a kind, `skill_name` keys
+        // (fifteenth).
+        "rules": 15,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

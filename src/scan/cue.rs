@@ -671,12 +671,20 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     if one_of(next, &["directory", "folder", "dir"]) {
         cue.bits |= FOLDER;
     }
-    // "the rdkit library", "the x package": software of its own, not a skill or an agent of
-    // the tree (a module or a package folder of the tree is no agent, command or skill: these
-    // words do not unname a file otherwise, `scan::refs`).
+    // "the rdkit library", "the x package", "the security-scanner plugin": software of its
+    // own, not a skill or an agent of the tree (a module or a package folder of the tree is no
+    // agent, command or skill: these words do not unname a file otherwise, `scan::refs`).
     if one_of(
         next,
-        &["cli", "binary", "library", "libraries", "package", "sdk"],
+        &[
+            "cli",
+            "binary",
+            "library",
+            "libraries",
+            "package",
+            "sdk",
+            "plugin",
+        ],
     ) {
         cue.bits |= PROGRAM;
     }
@@ -2378,6 +2386,7 @@ app.all('/x/:id{/:op}', tally)\n";
             "the `linear` cli",
             "Requires rdkit library",
             "the gget package",
+            "the security-scanner plugin",
         ] {
             let name = line.split_whitespace().nth(1).unwrap_or_default();
             let name = name.trim_matches('`');

@@ -674,12 +674,14 @@ fn bare_kind(
             .is_some_and(|v| v.strip_suffix(':') == Some(plugin_name(tp)));
         let unique_thing = only
             && distinctive
-            && cue & (cue::NAMED | cue::KINDS) != 0
             && !m.name.contains('.')
-            && matches!(
-                entity_on_disk(path, m.name, disk),
-                Entity::Agent | Entity::Skill
-            );
+            && match entity_on_disk(path, m.name, disk) {
+                Entity::Skill => cue & (cue::NAMED | cue::KINDS) != 0,
+                Entity::Agent => {
+                    cue & (cue::NAMED | cue::KINDS) != 0 || prose_agent(m, plugin_name(sp))
+                }
+                _ => false,
+            };
         if sp != tp && !ns_ok && cue & cue::KEY == 0 && !unique_thing {
             return None;
         }
@@ -888,6 +890,17 @@ fn bare_kind(
         }
     };
     ok.then_some(RefKind::Name)
+}
+
+/// Whether a bare mention names an agent of another plugin, as agents of a collection name
+/// their collaborators ("Work with security-engineer on threat modeling"): a compound name in
+/// prose (in code or an example it is a value), which is not the writer's own plugin's name
+/// nor a plugin being installed (`/plugin install compliance-checker@market`).
+fn prose_agent(m: &Mention<'_>, own_plugin: &str) -> bool {
+    is_compound(m.name)
+        && m.cue & (cue::SOURCE | cue::FENCE | cue::LITERAL) == 0
+        && m.name != own_plugin
+        && !m.text.contains(&format!("{}@", m.name))
 }
 
 /// Whether `src` is an agent whose name ends with the word `name` (`gan-planner` for
@@ -2393,11 +2406,13 @@ mod tests {
 
     #[test]
     fn plugins_are_boundaries_for_bare_names() {
-        let b = ["plugins/a/agents/data-engineer.md"];
+        // (A compound agent name crosses in prose: `a_cued_name_of_a_unique_agent_…`.)
+        let s = ["plugins/a/skills/data-pipeline/SKILL.md"];
         assert_eq!(
-            d("plugins/b/x.md", "data-engineer", 0, None, &b),
+            d("plugins/b/x.md", "data-pipeline", 0, None, &s),
             Decision::Weak
         );
+        let b = ["plugins/a/agents/data-engineer.md"];
         assert!(edge_to(d("plugins/a/x.md", "data-engineer", 0, None, &b)).is_some());
         assert!(edge_to(d("plugins/b/x.md", "data-engineer", cue::KEY, None, &b)).is_some());
         assert!(edge_to(d(
@@ -2576,12 +2591,30 @@ mod tests {
         let b = ["plugins/a/agents/data-engineer.md"];
         let code = cue::CODE | cue::AS_AGENT;
         assert!(edge_to(d("plugins/b/x.md", "data-engineer", code, None, &b)).is_some());
-        // Bare, it stays in its plugin; borne twice, neither copy is meant; a command is not
-        // invoked across.
+        // Bare in prose, a compound agent name no other file bears crosses too, as agents of a
+        // collection name their collaborators; not in code, not as the writer's own plugin's
+        // name, not a plugin installed by it; a plain word stays in its plugin.
+        assert!(edge_to(d("plugins/b/x.md", "data-engineer", 0, None, &b)).is_some());
+        for (src, c) in [
+            ("plugins/b/x.md", cue::FENCE),
+            ("plugins/b/x.py", cue::SOURCE),
+            ("plugins/data-engineer/README.md", 0),
+        ] {
+            assert_eq!(
+                d(src, "data-engineer", c, None, &b),
+                Decision::Weak,
+                "{src}"
+            );
+        }
+        let install = "/plugin install data-engineer@market";
+        let got = d_text("plugins/b/x.md", "data-engineer", 0, None, install, &b, &[]);
+        assert_eq!(got, Decision::Weak);
+        let analyst = ["plugins/a/agents/analyst.md"];
         assert_eq!(
-            d("plugins/b/x.md", "data-engineer", 0, None, &b),
+            d("plugins/b/x.md", "analyst", 0, None, &analyst),
             Decision::Weak
         );
+        // Borne twice, neither copy is meant; a command is not invoked across.
         let two = [
             "plugins/a/agents/data-engineer.md",
             "plugins/c/agents/data-engineer.md",
