@@ -463,6 +463,17 @@ pub fn decide_hinted(
     if m.name.contains('/') {
         return decide_path(m, m.name, RefKind::Path, bearers, tree, exists);
     }
+    // In prose, the name of a folder that holds the writer is that folder's topic
+    // (`go/managed-agents/README.md` on "managed-agents flows"), not a file of the name
+    // elsewhere (`curl/managed-agents.md`); an invocation, a namespace, a key or a kind said
+    // beside it ("the memory skill" in `memory/exports/`) still says which.
+    if m.via.is_none()
+        && m.cue & (cue::SOURCE | cue::SLASH | cue::NAMESPACE | cue::KEY | cue::KINDS) == 0
+        && in_folder_named(m.src, m.name)
+            .is_some_and(|folder| !bearers.iter().any(|(_, p)| is_within(p, folder)))
+    {
+        return Decision::Weak;
+    }
     // A capitalised word without a cue names only an agent kept by a skill around it
     // (`bare_kind`); else it is a title's or a sentence's word, not even a self mention.
     if m.cue & cue::CAPITAL != 0
@@ -1781,6 +1792,21 @@ fn unit_under<'p>(path: &'p str, folder: &str) -> Option<&'p str> {
     Some(&path[..len])
 }
 
+/// The folder holding `path` whose own name is `name` (the deepest), if any.
+fn in_folder_named<'p>(path: &'p str, name: &str) -> Option<&'p str> {
+    let dir = dir_of(path);
+    let at = dir
+        .match_indices(name)
+        .map(|(i, _)| i)
+        .filter(|&i| {
+            let end = i + name.len();
+            (i == 0 || dir.as_bytes()[i - 1] == b'/')
+                && (end == dir.len() || dir.as_bytes()[end] == b'/')
+        })
+        .last()?;
+    Some(&dir[..at + name.len()])
+}
+
 /// Whether `path` lies inside the folder `unit`.
 fn is_within(path: &str, unit: &str) -> bool {
     path.len() > unit.len() && path.starts_with(unit) && path.as_bytes()[unit.len()] == b'/'
@@ -2402,6 +2428,31 @@ mod tests {
             decide(&m("other/Quart"), &b, Tree::default(), &Pkg),
             Decision::Weak
         );
+    }
+
+    #[test]
+    fn a_folder_holding_the_writer_is_named_by_its_own_name() {
+        let b = ["skills/api/curl/managed-agents.md"];
+        let src = "skills/api/go/managed-agents/README.md";
+        assert_eq!(d(src, "managed-agents", 0, None, &b), Decision::Weak);
+        assert_eq!(
+            in_folder_named(src, "managed-agents"),
+            Some("skills/api/go/managed-agents")
+        );
+        assert_eq!(in_folder_named("a/agents-x/b.md", "agents"), None);
+        // Elsewhere the file's; a file inside that folder is still named; code and an
+        // invocation say which.
+        assert!(edge_to(d("skills/api/SKILL.md", "managed-agents", 0, None, &b)).is_some());
+        let inner = ["skills/api/go/managed-agents/managed-agents.md"];
+        assert!(edge_to(d(src, "managed-agents", 0, None, &inner)).is_some());
+        let cmd = ["commands/librarian-ask.md"];
+        let w = "tools/librarian-ask/notes.md";
+        assert!(edge_to(d(w, "librarian-ask", cue::SLASH, None, &cmd)).is_some());
+        assert_eq!(d(w, "librarian-ask", 0, None, &cmd), Decision::Weak);
+        let skill = ["src/skills/memory-store/SKILL.md"];
+        let w = "memory-store/exports/notes.md";
+        let said = cue::ENTITY | cue::AS_SKILL;
+        assert!(edge_to(d(w, "memory-store", said, None, &skill)).is_some());
     }
 
     #[test]
