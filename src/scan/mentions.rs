@@ -23,6 +23,8 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     }
     if data {
         ms.retain(|m| !in_keywords(bytes, m.start));
+    } else {
+        ms.retain(|m| !in_keyword_line(bytes, m.start));
     }
     // A plain word that is a data file's key (`"observer": {`, `observer:`), or a quoted key
     // anywhere (JSON in a Markdown example), names a field, not the file that bears the word.
@@ -297,14 +299,7 @@ fn declares_name(bytes: &[u8], start: usize) -> bool {
 /// words to find a package or a page by (`"confidence-check"` among a plugin's keywords, `-
 /// token-caching` under a doc index's `keywords:`), not references to the files of those names.
 fn in_keywords(bytes: &[u8], start: usize) -> bool {
-    let is_key = |key: &[u8]| {
-        let key = key.trim_ascii();
-        let key = key
-            .strip_prefix(b"\"")
-            .and_then(|k| k.strip_suffix(b"\""))
-            .unwrap_or(key);
-        key == b"keywords" || key == b"tags"
-    };
+    let is_key = |key: &[u8]| is_keyword_key(key);
     // JSON or flow YAML: `"keywords": [ …, "x"`.
     if let Some(open) = memchr::memrchr2(b'[', b']', &bytes[..start]).filter(|i| bytes[*i] == b'[')
     {
@@ -336,6 +331,35 @@ fn in_keywords(bytes: &[u8], start: usize) -> bool {
         end = ps;
     }
     false
+}
+
+/// A key whose list holds words, not names: `keywords`, `tags`, `help_words`.
+fn is_keyword_key(key: &[u8]) -> bool {
+    let key = key.trim_ascii();
+    let key = key
+        .strip_prefix(b"\"")
+        .and_then(|k| k.strip_suffix(b"\""))
+        .unwrap_or(key);
+    key == b"keywords" || key == b"tags" || key.ends_with(b"_words")
+}
+
+/// Whether the mention at `start` of a document or a script is in a one-line list of words
+/// (`keywords: ["understand", "explain"]`, `help_words: [...]`), as `in_keywords` for a data
+/// file (only its line is read: a document holds few).
+fn in_keyword_line(bytes: &[u8], start: usize) -> bool {
+    let ls = memchr::memrchr(b'\n', &bytes[..start]).map_or(0, |i| i + 1);
+    let line = &bytes[ls..start];
+    let Some(open) = memchr::memrchr2(b'[', b']', line).filter(|i| line[*i] == b'[') else {
+        return false;
+    };
+    let before = line[..open].trim_ascii_end();
+    before.strip_suffix(b":").is_some_and(|k| {
+        let ks = k
+            .iter()
+            .rposition(|b| matches!(b, b' ' | b'\t' | b'{' | b','))
+            .map_or(0, |i| i + 1);
+        is_keyword_key(&k[ks..])
+    })
 }
 
 /// The evidence of a mention of `mentions_in`: the part of its line around it.
@@ -2579,9 +2603,13 @@ mod tests {
             .map(|f| f.1)
             .collect();
         assert_eq!(lines, [6]);
-        // Prose keeps its lists: only a data file's key says what its items are.
+        // Prose keeps its lists: only a data file's key says what its items are; but a
+        // one-line list of words under such a key is words in any file.
         let md = "keywords:\n- token-caching\n";
         assert_eq!(found(&names, md, "notes.md").len(), 1);
+        let md = "  help_words: [\"token-caching\", \"x\"]\n  keywords: [a, confidence-check]\n  related: [token-caching]\n";
+        let lines: Vec<u32> = found(&names, md, "cmd.md").iter().map(|f| f.1).collect();
+        assert_eq!(lines, [3]);
     }
 
     #[test]
