@@ -575,8 +575,13 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
             token[0] == b'/' && token.len() == e - s + 1 && !token[1..].contains(&b'/');
         if lead_slash_only && !token[1..].contains(&b'.') {
             // `/librarian:ask`: the word before the colon is the command's namespace (a
-            // plugin, a folder of commands), not an agent's or a skill's name.
-            if line.get(e) == Some(&b':') && line.get(e + 1).is_some_and(|b| is_word_byte(*b)) {
+            // plugin, a folder of commands), not an agent's or a skill's name; so is it before
+            // a placeholder (`/sc:*`, `/sc:<command>`, `/sc:{name}`).
+            if line.get(e) == Some(&b':')
+                && line
+                    .get(e + 1)
+                    .is_some_and(|b| is_word_byte(*b) || matches!(b, b'*' | b'<' | b'{' | b'['))
+            {
                 cue.bits |= LABEL;
                 return cue;
             }
@@ -2510,6 +2515,10 @@ app.all('/x/:id{/:op}', tally)\n";
         assert!(has(&c, KEY) && has(&c, AS_SKILL), "{c:?}");
         let c = cue("- `/librarian:ask create` - ask", "librarian", "a.md");
         assert!(has(&c, LABEL) && !has(&c, SLASH), "{c:?}");
+        for line in ["which `/sc:*` command", "run /sc:<command>", "`/sc:{name}`"] {
+            let c = cue(line, "sc", "a.md");
+            assert!(has(&c, LABEL) && !has(&c, SLASH), "{line}: {c:?}");
+        }
         let c = cue("- `/librarian:ask create` - ask", "ask", "a.md");
         assert!(has(&c, NAMESPACE) && has(&c, SLASH));
     }
