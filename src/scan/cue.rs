@@ -864,8 +864,13 @@ fn python_continued_import(hay: &[u8], ls: usize, s: usize, e: usize) -> Option<
                 return None;
             }
             let base = module_path(module);
-            let sep = if base.ends_with('/') { "" } else { "/" };
             let name = std::str::from_utf8(&line[s..e]).ok()?;
+            // A name the module shares (`__version__,` after `from .__version__ import (`) is
+            // one of its members: the line imports from that module.
+            if module.rsplit('.').next() == Some(name) {
+                return Some(base);
+            }
+            let sep = if base.ends_with('/') { "" } else { "/" };
             return Some(format!("{base}{sep}{name}"));
         }
         if !python_name_list(prev) || prev.contains(&b')') {
@@ -2501,6 +2506,11 @@ app.all('/x/:id{/:op}', tally)\n";
         assert!(b
             .iter()
             .any(|b| b.bound == "t" && b.module == "structlog/testing"));
+        // A member the module shares its name with: the module itself.
+        let text = "from .__version__ import (\n    __title__,\n    __version__,\n)\n";
+        let v = text.rfind("__version__,").unwrap_or_default();
+        let c = cue_in(text.as_bytes(), v, v + 11, py, false);
+        assert_eq!(c.via.as_deref(), Some("./__version__"));
     }
 
     #[test]
