@@ -126,6 +126,8 @@ const PATHS: &[&str] = &[
     ".claude/docs/CLAUDE.md",
     // A plugin wherever a marketplace keeps it: the folder with the manifest.
     ".claude/tools/kit-x/.claude-plugin/plugin.json",
+    // A folder named as a skill is, whose files speak of their own topic.
+    ".claude/docs/gamma-x/notes.md",
 ];
 
 const WORDS: &[&str] = &[
@@ -260,6 +262,14 @@ const WORDS: &[&str] = &[
     "\nfrom lib import Engine\nhelpers_lib = Engine()\n",
     "\nexport {Engine as Engine} from './helpers_lib.js'\n",
     "\nimport {Engine} from './lib/index.js'\nf(helpers_lib, Engine)\n",
+    // Installs into the client's folders of a kind; lists of words; a namespace before a
+    // placeholder; a plugin as installed; a name from a module that shares it.
+    "~/.claude/scripts/conf.sh",
+    "./.claude/rules/guard.sh",
+    "help_words: [\"gamma-x\", \"x\"]",
+    "/sc:*",
+    "data-eng@market",
+    "\nfrom lib.helpers_lib import (\n    helpers_lib,\n)\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

@@ -693,6 +693,10 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     ) {
         cue.bits |= PROGRAM;
     }
+    // `name@marketplace`: a plugin as the client installs it, not an agent, skill or command.
+    if line.get(e) == Some(&b'@') && line.get(e + 1).is_some_and(|b| is_word_byte(*b)) {
+        cue.bits |= PROGRAM;
+    }
     // "the `e2e` job", "`e2e` and `docker` jobs", "the `hooks` field": a thing of another kind
     // (a CI job, a make target, a flag, a field), named as the words after it say.
     if one_of(next, OTHER_KINDS) || one_of(kind_after_pair(after), OTHER_KINDS) {
@@ -2403,6 +2407,8 @@ app.all('/x/:id{/:op}', tally)\n";
             assert!(has(&cue(line, name, "a.md"), PROGRAM), "{line}");
         }
         assert!(!has(&cue("run rdkit first", "rdkit", "a.md"), PROGRAM));
+        let install = "/plugin install compliance-checker@market";
+        assert!(has(&cue(install, "compliance-checker", "a.md"), PROGRAM));
     }
 
     #[test]

@@ -909,13 +909,12 @@ fn bare_kind(
 
 /// Whether a bare mention names an agent of another plugin, as agents of a collection name
 /// their collaborators ("Work with security-engineer on threat modeling"): a compound name in
-/// prose (in code or an example it is a value), which is not the writer's own plugin's name
-/// nor a plugin being installed (`/plugin install compliance-checker@market`).
+/// prose (in code or an example it is a value), which is not the writer's own plugin's name.
+/// (A plugin being installed, `compliance-checker@market`, is no agent: `cue::PROGRAM`.)
 fn prose_agent(m: &Mention<'_>, own_plugin: &str) -> bool {
     is_compound(m.name)
         && m.cue & (cue::SOURCE | cue::FENCE | cue::LITERAL) == 0
         && m.name != own_plugin
-        && !m.text.contains(&format!("{}@", m.name))
 }
 
 /// Whether `src` is an agent whose name ends with the word `name` (`gan-planner` for
@@ -2667,8 +2666,7 @@ mod tests {
                 "{src}"
             );
         }
-        let install = "/plugin install data-engineer@market";
-        let got = d_text("plugins/b/x.md", "data-engineer", 0, None, install, &b, &[]);
+        let got = d("plugins/b/x.md", "data-engineer", cue::PROGRAM, None, &b);
         assert_eq!(got, Decision::Weak);
         let analyst = ["plugins/a/agents/analyst.md"];
         assert_eq!(
