@@ -139,11 +139,24 @@ fn renders(base: &str, stem: &str) -> bool {
 /// stem is the name of what it holds (a schema's type, an agent's settings, a keyword), which
 /// other files use as that thing; the file itself is named by its file name or a path. (Of 268
 /// labelled lines in 56 public trees where a data file's stem stood alone, 3 meant the file.)
+/// So is a patch: its stem is the change or the issue it carries (`django__django-11905`).
 fn holds_data(base: &str) -> bool {
     let ext = base.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
     matches!(
         ext.as_deref(),
-        Some("json" | "jsonc" | "jsonl" | "json5" | "yaml" | "yml" | "toml" | "csv" | "tsv")
+        Some(
+            "json"
+                | "jsonc"
+                | "jsonl"
+                | "json5"
+                | "yaml"
+                | "yml"
+                | "toml"
+                | "csv"
+                | "tsv"
+                | "patch"
+                | "diff"
+        )
     )
 }
 
@@ -217,6 +230,7 @@ mod tests {
             "a document's dotted stem stays"
         );
         assert_eq!(names("data/skills.CSV").len(), 2);
+        assert_eq!(names("results/django__django-11905.patch").len(), 2);
     }
 
     #[test]

@@ -853,6 +853,7 @@ fn bare_kind(
                 || named
                 || is_role_noun(m.name)
                     && role_reaches(m.src, path)
+                    && (kept_around(path, m.src) || !in_skill_reference(m.src))
                     && cue & (cue::OTHERS | cue::SOURCE) == 0
         }
         // In code (a script, a fenced example) a string holding a skill's name alone is a value
@@ -934,6 +935,23 @@ fn is_own_role(src: &str, name: &str, disk: &dyn Disk) -> bool {
 /// skill; elsewhere the word is another observer (a browser's, a framework's).
 fn role_reaches(src: &str, path: &str) -> bool {
     unit_under(path, "skills").is_none() || kept_around(path, src)
+}
+
+/// Whether `src` is a skill's reference material (`skills/x/references/…`, `docs/`,
+/// `examples/`): documentation of the world the skill works in, copied or written for it,
+/// whose "planner" is a query planner or a library's class, not an agent of the tree.
+fn in_skill_reference(src: &str) -> bool {
+    // (Below the skill's folder, wherever a catalog groups skills: `skills/<category>/x/`.)
+    unit_under(src, "skills").is_some_and(|unit| {
+        let rest = &src[unit.len()..];
+        let folders = rest.rsplit_once('/').map_or("", |(d, _)| d);
+        folders.split('/').any(|f| {
+            matches!(
+                f,
+                "references" | "reference" | "resources" | "docs" | "examples"
+            )
+        })
+    })
 }
 
 /// Whether the file at `path` lies in a skill folder (`…/skills/x/…`) that also holds `src`.
@@ -2212,6 +2230,14 @@ mod tests {
         let rev = ["p/agents/review.md"];
         assert_eq!(d("p/x.md", "review", 0, None, &rev), Decision::Weak);
         assert!(edge_to(d("p/x.md", "review", cue::KEY, None, &rev)).is_some());
+        // A skill's reference material is about the world: its "planner" is no agent of ours.
+        let p = [".claude/agents/planner.md"];
+        let doc = "skills/fsdp/references/api.md";
+        assert_eq!(d(doc, "planner", 0, None, &p), Decision::Weak);
+        let grouped = "skills/ai/fsdp/references/other.md";
+        assert_eq!(d(grouped, "planner", 0, None, &p), Decision::Weak);
+        assert!(edge_to(d("skills/fsdp/SKILL.md", "planner", 0, None, &p)).is_some());
+        assert!(edge_to(d(doc, "planner", cue::ENTITY, None, &p)).is_some());
         // An agent a skill keeps for itself is its role noun only inside that skill.
         let own = ["skills/learn/agents/observer.md"];
         assert!(edge_to(d("skills/learn/agents/run.sh", "observer", 0, None, &own)).is_some());
