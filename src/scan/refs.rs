@@ -876,9 +876,12 @@ fn bare_kind(
         // parse-prd x.txt`): the client invokes commands, not a shell. (A comment is prose.)
         // A command file a skill keeps (`skills/x/roles/coordinator/commands/resume.md`) is
         // that skill's step, named so only inside it: no client command of that name.
+        // In quotes, a one-word name is what someone says or a value ("If the CEO says
+        // "status""; `make('publish')`): 37 labelled lines of 37 were no command.
         Entity::Command => {
             (distinctive && m.name.contains(['-', '_', ':', '.']) && cue & cue::SHELL_WORD == 0
-                || named)
+                || cue & (cue::NAMED & !cue::ENTITY & !cue::QUOTED) != 0
+                || entity_cue)
                 && role_reaches(m.src, path)
         }
         // In source code a module, script or document is named by an import, a qualified
@@ -2180,9 +2183,11 @@ mod tests {
         let cmd = [".claude/skills/road/roles/coordinator/commands/resume.md"];
         let inside = ".claude/skills/road/roles/coordinator/role.md";
         let outside = ".claude/skills/other/roles/coordinator/role.md";
-        let quoted = cue::QUOTED;
-        assert!(edge_to(d(inside, "resume", quoted, None, &cmd)).is_some());
-        assert_eq!(d(outside, "resume", quoted, None, &cmd), Decision::Weak);
+        let span = cue::CODE;
+        assert!(edge_to(d(inside, "resume", span, None, &cmd)).is_some());
+        assert_eq!(d(outside, "resume", span, None, &cmd), Decision::Weak);
+        // In quotes a one-word name is a word someone says, or a value.
+        assert_eq!(d(inside, "resume", cue::QUOTED, None, &cmd), Decision::Weak);
         assert_eq!(d(outside, "resume", cue::SLASH, None, &cmd), Decision::Weak);
     }
 
