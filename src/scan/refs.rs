@@ -845,16 +845,14 @@ fn bare_kind(
     let own_folder = folder_named(path, m.name) && inside_folder_of(m.src, path);
     let ok = match entity {
         // A role noun after another's is that one's ("your planner", "its own observer"), not
-        // the agent; "the planner", "each implementer" and a bare "planner" are. In code a
-        // one-word name is the code's own ("Main entry point for the validator." in a
-        // validator script): there an agent is named by a compound name, a string or a key.
+        // the agent; "the planner", "each implementer" and a bare "planner" are.
         Entity::Agent => {
-            distinctive && (cue & cue::SOURCE == 0 || is_compound(m.name))
+            distinctive
                 || named
                 || is_role_noun(m.name)
                     && role_reaches(m.src, path)
                     && (kept_around(path, m.src) || !in_skill_reference(m.src))
-                    && cue & (cue::OTHERS | cue::SOURCE) == 0
+                    && cue & cue::OTHERS == 0
         }
         // In code (a script, a fenced example) a string holding a skill's name alone is a value
         // the code compares or sends (`spec.id == "tdd-workflow"`), and a common word there is
@@ -2226,12 +2224,6 @@ mod tests {
     fn agents_are_named_bare_as_role_nouns() {
         let ag = [".claude/agents/analyst.md"];
         assert!(edge_to(d("CLAUDE.md", "analyst", 0, None, &ag)).is_some());
-        // In code a one-word name is the code's own; a compound one is the agent's.
-        let v = [".claude/agents/team/validator.md"];
-        let src = ".claude/hooks/validators/new_file.py";
-        assert_eq!(d(src, "validator", cue::SOURCE, None, &v), Decision::Weak);
-        let tv = [".claude/agents/type-validator.md"];
-        assert!(edge_to(d(src, "type-validator", cue::SOURCE, None, &tv)).is_some());
         let rev = ["p/agents/review.md"];
         assert_eq!(d("p/x.md", "review", 0, None, &rev), Decision::Weak);
         assert!(edge_to(d("p/x.md", "review", cue::KEY, None, &rev)).is_some());
