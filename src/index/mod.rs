@@ -85,8 +85,10 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // modules only is no use of P's `__init__.py`, dotted imports from a folder holding
         // the importer, "the x sub-module", data files and dotted script stems by file name,
         // identifiers, installed skills, commands a skill keeps, link targets, suites
-        // (fourteenth); 15: installs into the client's folder of a kind, `skill_name` keys
-        // (fifteenth).
+        // (fourteenth); 15: installs into the client's folder of a kind, a collection's
+        // agents across plugins, a folder holding the writer, skills' reference material,
+        // patches, quoted command words, word lists, namespace placeholders, a module's own
+        // name in its import list, `skill_name` keys (fifteenth).
         "rules": 15,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()

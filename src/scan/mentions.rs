@@ -299,7 +299,6 @@ fn declares_name(bytes: &[u8], start: usize) -> bool {
 /// words to find a package or a page by (`"confidence-check"` among a plugin's keywords, `-
 /// token-caching` under a doc index's `keywords:`), not references to the files of those names.
 fn in_keywords(bytes: &[u8], start: usize) -> bool {
-    let is_key = |key: &[u8]| is_keyword_key(key);
     // JSON or flow YAML: `"keywords": [ …, "x"`.
     if let Some(open) = memchr::memrchr2(b'[', b']', &bytes[..start]).filter(|i| bytes[*i] == b'[')
     {
@@ -307,7 +306,7 @@ fn in_keywords(bytes: &[u8], start: usize) -> bool {
         let ls = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
         if before
             .strip_suffix(b":")
-            .is_some_and(|k| is_key(&k[ls.min(k.len())..]))
+            .is_some_and(|k| is_keyword_key(&k[ls.min(k.len())..]))
         {
             return true;
         }
@@ -326,7 +325,10 @@ fn in_keywords(bytes: &[u8], start: usize) -> bool {
         let ps = memchr::memrchr(b'\n', &bytes[..prev_end]).map_or(0, |i| i + 1);
         let prev = &bytes[ps..prev_end];
         if !item(prev) {
-            return prev.trim_ascii_end().strip_suffix(b":").is_some_and(is_key);
+            return prev
+                .trim_ascii_end()
+                .strip_suffix(b":")
+                .is_some_and(is_keyword_key);
         }
         end = ps;
     }

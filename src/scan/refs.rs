@@ -1745,7 +1745,7 @@ fn installed_copy<'b>(
     // distinctive name, wherever the tree keeps it (a plugin's `scripts/`, a rules repo's root).
     let client_kind = match comps {
         [".claude", kind, file] if CLIENT_KINDS.contains(kind) => {
-            Some(*file).filter(|f| is_distinctive(f.rsplit_once('.').map_or(f, |(s, _)| s)))
+            Some(*file).filter(|f| is_distinctive(super::names::stem_of(f)))
         }
         _ => None,
     };
