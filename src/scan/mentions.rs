@@ -2026,23 +2026,33 @@ fn generic_near_words(bytes: &[u8], path: &str) -> Vec<String> {
         if s > 0 && file_byte(bytes[s - 1]) {
             continue;
         }
-        let tok = bytes[s..i].trim_ascii_end();
-        let tok = tok.strip_suffix(b".").unwrap_or(tok);
-        if !tok.contains(&b'.') {
-            continue;
-        }
-        let Ok(t) = std::str::from_utf8(tok) else {
-            continue;
-        };
         let mut p = s;
         while p > 0 && matches!(bytes[p - 1], b'.' | b'/') {
             p -= 1;
         }
         let steps = std::str::from_utf8(&bytes[p..s]).unwrap_or("");
         let steps = steps.strip_prefix('/').unwrap_or(steps);
-        tokens.insert((t, None));
-        if !steps.is_empty() {
-            tokens.insert((t, Some(steps.to_string())));
+        // A conventional name ends where the run does or before a dot (`settings.json..`,
+        // `config.json.bak`): each such prefix that has a dot of its own.
+        let run = &bytes[s..i];
+        let ends = run
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'.')
+            .map(|(k, _)| k)
+            .chain([run.len()]);
+        for end in ends {
+            let tok = &run[..end];
+            if !tok.contains(&b'.') {
+                continue;
+            }
+            let Ok(t) = std::str::from_utf8(tok) else {
+                continue;
+            };
+            tokens.insert((t, None));
+            if !steps.is_empty() {
+                tokens.insert((t, Some(steps.to_string())));
+            }
         }
     }
     tokens

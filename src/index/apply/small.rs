@@ -22,10 +22,12 @@ use crate::store::sql::index as sql;
 /// Files up to this many bytes look their candidate names up one query each; a bigger one may
 /// read every name once instead (see `small_pass`). (A static so tests can force either way:
 /// the result must be the same.)
-pub(crate) static LOOKUPS_PER_FILE: AtomicUsize = AtomicUsize::new(1024);
+pub(crate) static LOOKUPS_PER_FILE: AtomicUsize = AtomicUsize::new(LOOKUPS_PER_FILE_DEFAULT);
+pub(crate) const LOOKUPS_PER_FILE_DEFAULT: usize = 1024;
 /// Up to this many files and bytes, scanning looks names up instead of loading them all.
 /// (A static so tests can force either path: the result must be the same.)
-pub(crate) static SMALL_FILES: AtomicUsize = AtomicUsize::new(32);
+pub(crate) static SMALL_FILES: AtomicUsize = AtomicUsize::new(SMALL_FILES_DEFAULT);
+pub(crate) const SMALL_FILES_DEFAULT: usize = 32;
 const SMALL_BYTES: u64 = 128 * 1024;
 
 /// Whether `files` files of `bytes` bytes in all are few enough for `small_pass`.
