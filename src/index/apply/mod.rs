@@ -36,10 +36,10 @@ use resolve::{Bearers, EarlyBuild};
 
 pub(crate) use guard::RebuildGuard;
 pub(crate) use resolve::{tree_of, RootDisk};
-pub(crate) use small::{LOOKUPS_PER_FILE, SMALL_FILES};
 #[cfg(test)]
-#[cfg(test)]
-pub(crate) use small::{LOOKUPS_PER_FILE_DEFAULT, SMALL_FILES_DEFAULT};
+pub(crate) use small::{
+    LOOKUPS_PER_FILE, LOOKUPS_PER_FILE_DEFAULT, SMALL_FILES, SMALL_FILES_DEFAULT,
+};
 
 /// Page cache of the indexing connection, in KiB.
 const CACHE_KIB: i64 = 64 * 1024;
