@@ -88,8 +88,9 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // (fourteenth); 15: installs into the client's folder of a kind, a collection's
         // agents across plugins, a folder holding the writer, skills' reference material,
         // patches, quoted command words, word lists, namespace placeholders, a module's own
-        // name in its import list, `skill_name` keys (fifteenth).
-        "rules": 15,
+        // name in its import list, `skill_name` keys (fifteenth); 16: a package a package
+        // manager runs or installs (sixteenth).
+        "rules": 16,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -113,6 +113,10 @@ pub const STYLE: u64 = 1 << 33;
 /// where some name imported is not a module of `P` (`from distutils import log` names `log.py`).
 pub const FROM_PACKAGE: u64 = 1 << 34;
 
+/// Run or installed by a package manager (`npx ruv-swarm`, `uvx ruff`, `pip install x`): a
+/// published package, never a file of the tree by its bare name.
+pub const PACKAGE: u64 = 1 << 35;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
 
@@ -655,6 +659,9 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
             cue.bits |= KEY | entity_kind(w) & !ENTITY;
         }
     }
+    if after_package_manager(&line[..a]) {
+        cue.bits |= PACKAGE;
+    }
     let prev = last_word(before);
     // A kind in parentheses says it too (`/dead-code-auditor` (sub-agent)).
     let after = trim_decor_start(&line[e..]);
@@ -910,6 +917,68 @@ fn slashed_run(line: &[u8], ts: usize, e: usize) -> Option<&[u8]> {
 }
 
 /// Whether `word` is one of `words`, in any case.
+/// Whether a name starting where `before` ends is a package a package manager runs or installs:
+/// the first word after a runner (`npx -y x`), or any after an install verb (`npm install -D a
+/// x`). Flags between are skipped; a runner's later words are its arguments (`npx tsx x.ts`).
+fn after_package_manager(before: &[u8]) -> bool {
+    const RUNNERS: &[&str] = &["npx", "bunx", "pnpx", "uvx"];
+    const INSTALLS: &[(&str, &str)] = &[
+        ("npm", "install"),
+        ("npm", "i"),
+        ("npm", "exec"),
+        ("yarn", "add"),
+        ("yarn", "dlx"),
+        ("pnpm", "add"),
+        ("pnpm", "dlx"),
+        ("bun", "add"),
+        ("pip", "install"),
+        ("pip3", "install"),
+        ("pipx", "install"),
+        ("pipx", "run"),
+        ("uv", "add"),
+        ("poetry", "add"),
+        ("cargo", "install"),
+        ("gem", "install"),
+        ("brew", "install"),
+    ];
+    if !before.ends_with(b" ") {
+        return false;
+    }
+    let words: Vec<&[u8]> = before
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    // The words before the name, flags left out, nearest first.
+    let mut plain = words.iter().rev().filter(|w| !w.starts_with(b"-"));
+    let Some(first) = plain.next() else {
+        return false;
+    };
+    // (`execSync(\`npx x`: the word the token ends with.)
+    if one_of(last_word(first), RUNNERS) {
+        return true;
+    }
+    // After an install verb, every word up to the name is another package.
+    let package = |w: &[u8]| {
+        w.iter().all(|b| {
+            is_word_byte(*b) || matches!(b, b'@' | b'/' | b'.' | b'=' | b'<' | b'>' | b'~' | b'^')
+        })
+    };
+    let mut prev: &[u8] = first;
+    for w in plain {
+        let tool = last_word(w);
+        if INSTALLS.iter().any(|(t, verb)| {
+            tool.eq_ignore_ascii_case(t.as_bytes()) && prev.eq_ignore_ascii_case(verb.as_bytes())
+        }) {
+            return true;
+        }
+        if !package(prev) {
+            return false;
+        }
+        prev = w;
+    }
+    false
+}
+
 fn one_of(word: &[u8], words: &[&str]) -> bool {
     words
         .iter()
@@ -2392,6 +2461,29 @@ app.all('/x/:id{/:op}', tally)\n";
         let s = line.rfind("x.md").unwrap_or_default();
         let c = cue_at(line.as_bytes(), s, s + 4, None);
         assert_eq!(c.via.as_deref(), Some("refs/x.md"));
+    }
+
+    #[test]
+    fn a_package_manager_runs_or_installs_a_package() {
+        for (line, name) in [
+            ("npx ruv-swarm hook pre-task", "ruv-swarm"),
+            ("run `npx -y ecc-agentshield scan`", "ecc-agentshield"),
+            ("uvx ruff check .", "ruff"),
+            ("pip install -U requests httpx-sse", "httpx-sse"),
+            ("npm install --save-dev eslint ruv-swarm", "ruv-swarm"),
+            ("execSync(`npx ruv-swarm status`)", "ruv-swarm"),
+        ] {
+            assert!(has(&cue(line, name, "a.md"), PACKAGE), "{line}");
+        }
+        for (line, name) in [
+            // A runner's argument, a word before it, a chain of commands.
+            ("npx tsx on-edit.ts", "on-edit"),
+            ("ruv-swarm is run by npx", "ruv-swarm"),
+            ("npm install && ruv-swarm init", "ruv-swarm"),
+            ("use the ruv-swarm hooks", "ruv-swarm"),
+        ] {
+            assert!(!has(&cue(line, name, "a.md"), PACKAGE), "{line}");
+        }
     }
 
     #[test]

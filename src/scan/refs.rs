@@ -360,6 +360,10 @@ pub fn never_an_edge(
     if via.is_some() || name.contains(['.', '/']) || cue & cue::IMPORT != 0 {
         return false;
     }
+    // `npx ruv-swarm`, `pip install x`: the published package, whatever file shares its name.
+    if cue & cue::PACKAGE != 0 {
+        return true;
+    }
     // A package's `__init__.py` lists its submodules by name in strings (`lists_submodule`).
     if cue & cue::LITERAL != 0 && src.rsplit('/').next() == Some("__init__.py") {
         return false;
@@ -2839,6 +2843,28 @@ mod tests {
             None
         ));
         assert!(never_an_edge("pkg/core.py", "filters", || false, lit, None));
+    }
+
+    #[test]
+    fn a_package_run_or_installed_is_no_file_of_the_tree() {
+        // `npx ruv-swarm …` beside `src/cli/commands/ruv-swarm.ts`: the published package,
+        // distinctive as the name is; a path written after the manager is still the path.
+        let pkg = cue::PACKAGE | cue::CODE;
+        assert!(never_an_edge("a.md", "ruv-swarm", || true, pkg, None));
+        assert!(!never_an_edge(
+            "a.md",
+            "ruv-swarm",
+            || true,
+            pkg,
+            Some("src/ruv-swarm.ts")
+        ));
+        assert!(!never_an_edge(
+            "a.md",
+            "ruv-swarm",
+            || true,
+            cue::CODE,
+            None
+        ));
     }
 
     #[test]
