@@ -117,6 +117,10 @@ pub const FROM_PACKAGE: u64 = 1 << 34;
 /// published package, never a file of the tree by its bare name.
 pub const PACKAGE: u64 = 1 << 35;
 
+/// Run as a program: the first word of a command line or of a code span, a flag after it
+/// (`session-metrics --compare a b`). A script of the name is what runs.
+pub const RUN: u64 = 1 << 36;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
 
@@ -662,6 +666,9 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     if after_package_manager(&line[..a]) {
         cue.bits |= PACKAGE;
     }
+    if run_as_program(&line[..a], &line[e..]) {
+        cue.bits |= RUN;
+    }
     let prev = last_word(before);
     // A kind in parentheses says it too (`/dead-code-auditor` (sub-agent)).
     let after = trim_decor_start(&line[e..]);
@@ -917,6 +924,24 @@ fn slashed_run(line: &[u8], ts: usize, e: usize) -> Option<&[u8]> {
 }
 
 /// Whether `word` is one of `words`, in any case.
+/// Whether a name between `before` and `after` on its line is run as a program: first on the
+/// line or in its code span (after a prompt's `$`), with a flag next (`x --compare`, `` `x -v
+/// a` ``).
+fn run_as_program(before: &[u8], after: &[u8]) -> bool {
+    let lead = before.trim_ascii();
+    let lead = lead.strip_suffix(b"$").unwrap_or(lead).trim_ascii_end();
+    let first = lead.is_empty() || lead == b"`" || lead.ends_with(b"`") && !lead.contains(&b' ');
+    let Some(rest) = after.strip_prefix(b" ") else {
+        return false;
+    };
+    let rest = rest.trim_ascii_start();
+    first
+        && rest.first() == Some(&b'-')
+        && rest
+            .get(1)
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'-')
+}
+
 /// Whether a name starting where `before` ends is a package a package manager runs or installs:
 /// the first word after a runner (`npx -y x`), or any after an install verb (`npm install -D a
 /// x`). Flags between are skipped; a runner's later words are its arguments (`npx tsx x.ts`).
@@ -2461,6 +2486,24 @@ app.all('/x/:id{/:op}', tally)\n";
         let s = line.rfind("x.md").unwrap_or_default();
         let c = cue_at(line.as_bytes(), s, s + 4, None);
         assert_eq!(c.via.as_deref(), Some("refs/x.md"));
+    }
+
+    #[test]
+    fn a_program_is_run_with_a_flag_after_it() {
+        for line in [
+            "session-metrics --compare A.jsonl B.jsonl",
+            "  $ session-metrics -v",
+            "`session-metrics --compare a b` produces a paired comparison",
+        ] {
+            assert!(has(&cue(line, "session-metrics", "a.md"), RUN), "{line}");
+        }
+        for line in [
+            "run session-metrics --compare",
+            "session-metrics - the skill",
+            "session-metrics records costs",
+        ] {
+            assert!(!has(&cue(line, "session-metrics", "a.md"), RUN), "{line}");
+        }
     }
 
     #[test]

@@ -542,6 +542,18 @@ pub fn decide_hinted(
             qualified = said;
         }
     }
+    // Run as a program (`session-metrics --compare a b`), a name is the script of that stem
+    // that runs, not the skill or the agent that shares it.
+    if m.cue & cue::RUN != 0 && qualified.len() > 1 {
+        let scripts: Vec<_> = qualified
+            .iter()
+            .copied()
+            .filter(|(_, p, _)| is_program_file(p, m.name))
+            .collect();
+        if scripts.len() == 1 {
+            qualified = scripts;
+        }
+    }
     // A thing's name (an agent's, a command's, a skill's) written bare names the thing, not a
     // document that bears the name too: a documentation page about it, a guide named after it.
     // (A file name with its extension names files alike.)
@@ -553,6 +565,27 @@ pub fn decide_hinted(
             .collect();
         if !things.is_empty() && things.len() < qualified.len() {
             qualified = things;
+        }
+    }
+    // Invoked (`/omc-doctor`, `/plugin:omc-doctor`) where one folder keeps a skill and a
+    // command of that name: the client runs the skill, which takes precedence over a command of
+    // its name.
+    if m.cue & (cue::SLASH | cue::NAMESPACE) != 0 && qualified.len() > 1 {
+        let of = |e: Entity| -> Vec<(i64, &str, RefKind)> {
+            qualified
+                .iter()
+                .copied()
+                .filter(|(_, p, _)| entity_on_disk(p, m.name, exists) == e)
+                .collect()
+        };
+        let (skills, commands) = (of(Entity::Skill), of(Entity::Command));
+        if let [skill] = skills.as_slice() {
+            let home = kit_of(skill.1);
+            if skills.len() + commands.len() == qualified.len()
+                && commands.iter().all(|c| kit_of(c.1) == home)
+            {
+                qualified = skills;
+            }
         }
     }
     if let Some(idx) = nearest.filter(|_| qualified.len() == bearers.len()) {
@@ -626,6 +659,34 @@ fn decide_slashed(
         }
         d => d,
     }
+}
+
+/// Whether the file at `path` is a program that `name` runs: a script of that stem (Python,
+/// JavaScript, shell, Ruby) or an executable without an extension of that name.
+fn is_program_file(path: &str, name: &str) -> bool {
+    let base = path.rsplit('/').next().unwrap_or(path);
+    match base.rsplit_once('.') {
+        Some((stem, ext)) => {
+            stem == name
+                && matches!(
+                    ext.to_ascii_lowercase().as_str(),
+                    "py" | "sh" | "bash" | "js" | "mjs" | "cjs" | "ts" | "rb"
+                )
+        }
+        None => base == name,
+    }
+}
+
+/// The folder that keeps the `commands/` or `skills/` folder holding `path` (`""` for the
+/// root's, `plugins/p` for a plugin's, `.claude` for a project's): where the client looks
+/// both up together.
+fn kit_of(path: &str) -> Option<&str> {
+    let comps: Vec<&str> = path.split('/').collect();
+    let at = comps
+        .iter()
+        .rposition(|c| *c == "commands" || *c == "skills")?;
+    let len: usize = comps[..at].iter().map(|c| c.len() + 1).sum();
+    Some(&path[..len.saturating_sub(1)])
 }
 
 /// The word (`cue::AS_*`) that says a thing is of this kind.
@@ -709,6 +770,7 @@ fn bare_kind(
     if is_template(path)
         && cue & cue::TEMPLATE == 0
         && (cue & cue::NAMED == 0 || entity_on_disk(path, m.name, disk) == Entity::Other)
+        && !own_template_name(m.name, base)
     {
         return None;
     }
@@ -1687,6 +1749,21 @@ pub fn import_statement(text: &str) -> bool {
     t.starts_with("from ") || t.starts_with("import ")
 }
 
+/// Whether `name`, written for the template whose file name is `base`, is the template's own
+/// name and not what it renders to: its whole file name, compound (`prp_mcp_base.md`,
+/// `pitch-document.md`) or with a template's extension (`observation.md.tmpl`). An output is
+/// named plainly (`STATE.md`, `comments.xml`), and that name stays the output's.
+fn own_template_name(name: &str, base: &str) -> bool {
+    const TEMPLATE_EXTS: &[&str] = &[
+        "tmpl", "tpl", "template", "j2", "jinja", "hbs", "mustache", "ejs",
+    ];
+    name == base
+        && (crate::scan::names::stem_of(base).contains(['-', '_'])
+            || base
+                .rsplit_once('.')
+                .is_some_and(|(_, x)| TEMPLATE_EXTS.iter().any(|t| x.eq_ignore_ascii_case(t))))
+}
+
 /// Whether the file at `path` is a template: kept in a `templates/` folder.
 fn is_template(path: &str) -> bool {
     path.rsplit('/')
@@ -2217,6 +2294,25 @@ mod tests {
             d("a/x.md", "template", cue::CODE, None, &tpl),
             Decision::Weak
         );
+        // A compound file name, or a template's extension, is the template's own; a plain
+        // one is what it renders to.
+        let own = [
+            "PRPs/templates/prp_mcp_base.md",
+            "t/templates/observation.md.tmpl",
+        ];
+        for name in ["prp_mcp_base.md", "observation.md.tmpl"] {
+            assert!(
+                edge_to(d("PRPs/INITIAL.md", name, 0, None, &own)).is_some(),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            d("PRPs/INITIAL.md", "prp_mcp_base", 0, None, &own),
+            Decision::Weak,
+            "(its stem alone)"
+        );
+        let plain = ["t/templates/STATE.md"];
+        assert_eq!(d("a/x.md", "STATE.md", 0, None, &plain), Decision::Weak);
         // (Its own name says template: the line speaks of one.)
         assert_eq!(
             edge_to(d("a/x.md", "template.html", cue::TEMPLATE, None, &tpl)),
@@ -2843,6 +2939,39 @@ mod tests {
             None
         ));
         assert!(never_an_edge("pkg/core.py", "filters", || false, lit, None));
+    }
+
+    #[test]
+    fn a_name_run_as_a_program_is_the_script() {
+        let b = [
+            ".claude/skills/session-metrics/SKILL.md",
+            ".claude/skills/session-metrics/scripts/session-metrics.py",
+        ];
+        let src = ".claude/skills/session-metrics/references/x.md";
+        let to = |bits| edge_to(d(src, "session-metrics", bits, None, &b)).map(|e| e.0);
+        assert_eq!(to(cue::RUN | cue::FENCE), Some(2));
+        assert_eq!(to(cue::FENCE), Some(1), "(the skill, said bare)");
+    }
+
+    #[test]
+    fn an_invoked_name_is_the_skill_where_a_command_shares_it() {
+        let b = ["commands/omc-doctor.md", "skills/omc-doctor/SKILL.md"];
+        for (bits, via) in [
+            (cue::SLASH, None),
+            (cue::SLASH | cue::NAMESPACE, Some("omc:")),
+        ] {
+            let to = edge_to(d("README.md", "omc-doctor", bits, via, &b)).map(|e| e.0);
+            assert_eq!(to, Some(2), "{bits}");
+        }
+        // Another folder's command is another thing: still a tie.
+        let apart = [
+            "plugins/a/commands/omc-doctor.md",
+            "plugins/b/skills/omc-doctor/SKILL.md",
+        ];
+        assert!(edge_to(d("README.md", "omc-doctor", cue::SLASH, None, &apart)).is_none());
+        assert_eq!(kit_of("plugins/a/commands/x.md"), Some("plugins/a"));
+        assert_eq!(kit_of("skills/x/SKILL.md"), Some(""));
+        assert_eq!(kit_of("docs/x.md"), None);
     }
 
     #[test]
