@@ -969,12 +969,10 @@ fn after_package_manager(before: &[u8]) -> bool {
     if !before.ends_with(b" ") {
         return false;
     }
-    let words: Vec<&[u8]> = before
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|w| !w.is_empty())
-        .collect();
     // The words before the name, flags left out, nearest first.
-    let mut plain = words.iter().rev().filter(|w| !w.starts_with(b"-"));
+    let mut plain = before
+        .rsplit(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty() && !w.starts_with(b"-"));
     let Some(first) = plain.next() else {
         return false;
     };
