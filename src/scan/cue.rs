@@ -987,7 +987,8 @@ fn after_package_manager(before: &[u8]) -> bool {
         })
     };
     let mut prev: &[u8] = first;
-    for w in plain {
+    // (A few packages at most lie between: prose would otherwise walk its whole line back.)
+    for w in plain.take(6) {
         let tool = last_word(w);
         if INSTALLS.iter().any(|(t, verb)| {
             tool.eq_ignore_ascii_case(t.as_bytes()) && prev.eq_ignore_ascii_case(verb.as_bytes())
