@@ -91,6 +91,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     if python {
         qualified(matcher, bytes, &long_strings, &mut out);
         dotted_module_strings(bytes, &mut out);
+        patched_internals(matcher, bytes, &mut out);
         modules_named_in_prose(bytes, &mut out);
         for (m, c) in out.iter_mut() {
             let plain = || !matcher.is_distinctive(m.name);
@@ -894,6 +895,92 @@ fn dotted_module_strings(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         written_as_module(c, path);
         // A value the code passes on (a logger's name, a module to load): as an import.
         c.bits = (c.bits | cue::CODE_FILE) & !cue::PROSE_MODULE;
+    }
+}
+
+/// Each Python string literal on one line that is a dotted name (`"filelock._strict._HAS_LINK"`)
+/// as `(start, words)`: where it starts and each word with its offset.
+fn dotted_strings(bytes: &[u8]) -> Vec<Vec<(usize, &[u8])>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let q = bytes[i];
+        if q != b'"' && q != b'\'' {
+            i += 1;
+            continue;
+        }
+        let Some(len) = bytes[i + 1..].iter().position(|b| *b == q || *b == b'\n') else {
+            break;
+        };
+        let (s, e) = (i + 1, i + 1 + len);
+        i = e + 1;
+        let body = &bytes[s..e];
+        if bytes[e] != q
+            || !body.contains(&b'.')
+            || !body
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+        {
+            continue;
+        }
+        let mut words = Vec::new();
+        let mut at = s;
+        for w in body.split(|b| *b == b'.') {
+            words.push((at, w));
+            at += w.len() + 1;
+        }
+        if words
+            .iter()
+            .all(|(_, w)| w.first().is_some_and(|b| !b.is_ascii_digit()))
+        {
+            out.push(words);
+        }
+    }
+    out
+}
+
+/// A dotted path in a Python string that reaches a private name of a module
+/// (`mocker.patch("filelock._strict._HAS_LINK", False)`): the module's internals, named as a
+/// qualified use names them (`utils._sanitize(v)`), the first thing an edit of it breaks. The
+/// module is the word before the first private word that names no file of its own
+/// (`_soft_rw._async.os` reaches `_async`'s `os`, no private name). Resolution keeps it only where
+/// the path leads to a module, as for an import.
+/// (A public name after the module (`"mkdocs.commands.serve.serve"`) names it too, but is not
+/// built: no name of the module occurs there as the candidate generator reads a line.)
+fn patched_internals(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
+    let strings = dotted_strings(bytes);
+    if strings.is_empty() {
+        return;
+    }
+    let breaks: Vec<usize> = memchr::memchr_iter(b'\n', bytes).collect();
+    let line_of = |at: usize| breaks.partition_point(|&p| p < at) as u32 + 1;
+    let name = |w: &[u8]| std::str::from_utf8(w).ok().and_then(|w| matcher.id_of(w));
+    for words in strings {
+        let Some(k) = (0..words.len() - 1).find(|&k| {
+            let next = words[k + 1].1;
+            next.starts_with(b"_") && !next.starts_with(b"__") && name(next).is_none()
+        }) else {
+            continue;
+        };
+        let (start, word) = words[k];
+        let Some(id) = name(word) else {
+            continue;
+        };
+        let via = words[..=k]
+            .iter()
+            .map(|(_, w)| String::from_utf8_lossy(w))
+            .collect::<Vec<_>>()
+            .join("/");
+        let bits = cue::IMPORT | cue::QUALIFIED;
+        let use_ = code_mention(id, line_of(start), start, start + word.len(), bits, via);
+        // (The matcher may have found the word as an attribute: it is this use instead.)
+        match found
+            .iter_mut()
+            .find(|(m, _)| m.start == start && m.name == id)
+        {
+            Some(seen) => *seen = use_,
+            None => found.push(use_),
+        }
     }
 }
 
@@ -1776,6 +1863,14 @@ pub fn chained_words(bytes: &[u8], path: &str) -> Vec<String> {
     }
     let upper = |w: &str| w.as_bytes().first().is_some_and(u8::is_ascii_uppercase);
     let mut out = Vec::new();
+    // The words of dotted strings: `patched_internals` looks each up.
+    for words in dotted_strings(bytes) {
+        out.extend(
+            words
+                .iter()
+                .filter_map(|(_, w)| std::str::from_utf8(w).ok().map(str::to_string)),
+        );
+    }
     for b in cue::python_bindings(bytes) {
         let last = b.module.rsplit('/').next().unwrap_or_default();
         if upper(last) {
@@ -2378,6 +2473,20 @@ mod tests {
             .filter(|(_, _, bits, _)| bits & bit != 0)
             .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
             .collect()
+    }
+
+    #[test]
+    fn a_patched_private_name_names_its_module() {
+        let names = ["_strict", "_soft_rw", "_async", "serve"];
+        let text = "def test(mocker):\n    mocker.patch(\"filelock._strict._HAS_LINK\", False)\n    mocker.patch(\"filelock._soft_rw._async.os.getpid\")\n    mock.patch('mkdocs.commands.serve.serve')\n    f\"filelock._strict.{x}\"\n";
+        let got = found(&names, text, "tests/test_x.py");
+        // The private name's module; not a package on the way to another module (whose next
+        // word is public), nor a public name (not built), nor a formatted string.
+        assert_eq!(
+            carrying(&got, cue::QUALIFIED),
+            [("_strict", 2, Some("filelock/_strict"))],
+            "{got:?}"
+        );
     }
 
     #[test]
