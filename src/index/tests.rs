@@ -128,6 +128,11 @@ const PATHS: &[&str] = &[
     ".claude/tools/kit-x/.claude-plugin/plugin.json",
     // A folder named as a skill is, whose files speak of their own topic.
     ".claude/docs/gamma-x/notes.md",
+    // A skill's script of the skill's name (run with a flag); a skill beside a command of its
+    // name (invoked); a template of a compound name.
+    ".claude/skills/gamma-x/scripts/gamma-x.py",
+    ".claude/skills/status/SKILL.md",
+    ".claude/templates/kit-x-base.md",
 ];
 
 const WORDS: &[&str] = &[
@@ -270,6 +275,13 @@ const WORDS: &[&str] = &[
     "/sc:*",
     "data-eng@market",
     "\nfrom lib.helpers_lib import (\n    helpers_lib,\n)\n",
+    // A package run by a manager; a script run with a flag; a private name patched through a
+    // dotted string (and one whose next word is a module of its own).
+    "npx zeta-agent x",
+    "kit-x-base.md",
+    "\ngamma-x --fast\n",
+    "\nmocker.patch(\"lib.helpers_lib._y\")\n",
+    "\"lib._x._y\"",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name
