@@ -898,25 +898,26 @@ fn dotted_module_strings(bytes: &[u8], found: &mut [(Mention, Cue)]) {
     }
 }
 
-/// Each Python string literal on one line that is a dotted name (`"filelock._strict._HAS_LINK"`)
-/// as `(start, words)`: where it starts and each word with its offset.
+/// Each Python string literal on one line that is a dotted name reaching a private word
+/// (`"filelock._strict._HAS_LINK"`) as its words with their offsets. (Most files have no `._`
+/// at all: they are not read further.)
 fn dotted_strings(bytes: &[u8]) -> Vec<Vec<(usize, &[u8])>> {
     let mut out = Vec::new();
+    if memchr::memmem::find(bytes, b"._").is_none() {
+        return out;
+    }
     let mut i = 0;
-    while i < bytes.len() {
-        let q = bytes[i];
-        if q != b'"' && q != b'\'' {
-            i += 1;
-            continue;
-        }
-        let Some(len) = bytes[i + 1..].iter().position(|b| *b == q || *b == b'\n') else {
+    while let Some(off) = memchr::memchr2(b'"', b'\'', &bytes[i..]) {
+        let open = i + off;
+        let q = bytes[open];
+        let Some(len) = memchr::memchr2(q, b'\n', &bytes[open + 1..]) else {
             break;
         };
-        let (s, e) = (i + 1, i + 1 + len);
+        let (s, e) = (open + 1, open + 1 + len);
         i = e + 1;
         let body = &bytes[s..e];
         if bytes[e] != q
-            || !body.contains(&b'.')
+            || memchr::memmem::find(body, b"._").is_none()
             || !body
                 .iter()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
