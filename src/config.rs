@@ -161,6 +161,41 @@ impl Default for Names {
                 // beside the writer or the kind of file ("add it to your settings.json").
                 "settings.json",
                 "settings.local.json",
+                // Every project of its kind keeps one: named bare, the project's own (beside or
+                // above the writer), not another project's a skill happens to ship
+                // (`skills/r2-upload/tsconfig.json` for "a misconfigured `tsconfig.json`").
+                // (Not a module, which imports name by its stem: `conftest.py`, `setup.py`.)
+                "tsconfig.json",
+                "jsconfig.json",
+                "pyproject.toml",
+                "setup.cfg",
+                "requirements.txt",
+                "tox.ini",
+                "pytest.ini",
+                "go.mod",
+                "Gemfile",
+                "pom.xml",
+                "build.gradle",
+                "Dockerfile",
+                "docker-compose.yml",
+                "docker-compose.yaml",
+                ".gitignore",
+                ".env",
+                ".env.example",
+                ".mcp.json",
+                "vite.config.ts",
+                "vite.config.js",
+                "vitest.config.ts",
+                "jest.config.js",
+                "playwright.config.ts",
+                "eslint.config.js",
+                ".eslintrc.json",
+                ".prettierrc",
+                "babel.config.js",
+                "webpack.config.js",
+                "tailwind.config.js",
+                "next.config.js",
+                "mkdocs.yml",
             ]),
         }
     }
