@@ -648,6 +648,39 @@ fn assert_first_state_edge(
 }
 
 #[test]
+fn a_projects_manifest_named_bare_is_the_one_beside_or_above() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git"))?;
+    let files = [
+        (".claude/skills/upload/tsconfig.json", "{}\n"),
+        (
+            ".claude/skills/upload/notes.md",
+            "Run tsc with tsconfig.json.\n",
+        ),
+        (
+            ".claude/skills/play/SKILL.md",
+            "- Missing or misconfigured `tsconfig.json`\n",
+        ),
+    ];
+    for (p, c) in files {
+        std::fs::create_dir_all(root.join(p).parent().unwrap_or(root))?;
+        std::fs::write(root.join(p), c)?;
+    }
+    let ctx = ctx_with_db(root, "x.db")?;
+    run(&ctx, &IndexOptions::default())?;
+    let edges = dump(&ctx)?.3;
+    let into = |src: &str| {
+        edges
+            .iter()
+            .any(|e| e.0 == src && e.1 == ".claude/skills/upload/tsconfig.json")
+    };
+    assert!(into(".claude/skills/upload/notes.md"), "{edges:?}");
+    assert!(!into(".claude/skills/play/SKILL.md"), "{edges:?}");
+    Ok(())
+}
+
+#[test]
 fn a_conventional_name_before_dots_is_found_by_either_scanning_path() -> Result<()> {
     // Found by the property above, once its settings held still: a small refresh looked up
     // `settings.json..` (the run of name bytes less one dot), not `settings.json`, so it missed
