@@ -282,6 +282,8 @@ const WORDS: &[&str] = &[
     "\ngamma-x --fast\n",
     "\nmocker.patch(\"lib.helpers_lib._y\")\n",
     "\"lib._x._y\"",
+    // A drawing rooted at a folder that is nowhere: its entries lead from the writer's folder.
+    "\nkit-z/\n├── guide.mdx\n└── references/\n    └── check.md\n",
 ];
 
 /// Frontmatter `name:` values: new names, names other files bear by their path, a short name

@@ -173,21 +173,26 @@ fn tree_entries(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         let Ok(i) = entries.binary_search_by_key(&m.line, |e| e.0) else {
             continue;
         };
-        let (_, start, end, ref path) = entries[i];
+        let (_, start, end, ref path, rooted) = entries[i];
         // The entry's own file name, written without folders of its own.
         if m.end == end
             && m.start >= start
             && (c.via.is_none() || c.via.as_deref() == std::str::from_utf8(&bytes[start..end]).ok())
         {
             c.via = Some(path.clone());
+            if rooted {
+                c.bits |= cue::DRAWN_ROOT;
+            }
         }
     }
 }
 
-/// Each drawn tree entry that is a file: `(line, start, end, path)`, the path joined from the
-/// folders drawn above it.
-fn drawn_paths(bytes: &[u8]) -> Vec<(u32, usize, usize, String)> {
+/// Each drawn tree entry that is a file: `(line, start, end, path, rooted)`, the path joined
+/// from the folders drawn above it; `rooted` when it starts with the drawing's root line
+/// (`my-plugin/` above the first branch).
+fn drawn_paths(bytes: &[u8]) -> Vec<(u32, usize, usize, String, bool)> {
     let mut out = Vec::new();
+    let mut rooted = false;
     // Folders open above the current line: (column of the name, name).
     let mut stack: Vec<(usize, String)> = Vec::new();
     let mut prev_plain: Option<String> = None;
@@ -219,8 +224,10 @@ fn drawn_paths(bytes: &[u8]) -> Vec<(u32, usize, usize, String)> {
         if !in_tree {
             in_tree = true;
             stack.clear();
+            rooted = false;
             if let Some(root) = prev_plain.take() {
                 stack.push((0, root));
+                rooted = true;
             }
         }
         let rest = &line[col..];
@@ -251,6 +258,7 @@ fn drawn_paths(bytes: &[u8]) -> Vec<(u32, usize, usize, String)> {
             line_start + col,
             line_start + col + len,
             path.join("/"),
+            rooted,
         ));
         // A name drawn without `/` may still be a folder: its children come deeper.
         stack.push((col, name.to_string()));
@@ -2197,7 +2205,7 @@ fn generic_path_targets(bytes: &[u8], path: &str) -> Vec<(usize, usize, String, 
         .iter()
         .any(|m| memchr::memmem::find(bytes, m).is_some())
     {
-        for (_, start, end, drawn) in drawn_paths(bytes) {
+        for (_, start, end, drawn, _) in drawn_paths(bytes) {
             let mut comps = drawn.rsplit('/');
             if let (Some(b), Some(folder)) = (comps.next(), comps.next()) {
                 // A package's marker (`__init__.py`, `index.js`) is drawn in every package of
@@ -2659,7 +2667,7 @@ mod tests {
         let text = "Layout:\n\nrules/\n|-- common/\n|   |-- testing.md   # always\n|   `-- hooks.md\n`-- go/\n    `-- testing.md\nafter the tree: testing.md\n";
         let got: Vec<(u32, String)> = drawn_paths(text.as_bytes())
             .into_iter()
-            .map(|(l, _, _, p)| (l, p))
+            .map(|(l, _, _, p, _)| (l, p))
             .collect();
         assert_eq!(
             got,
