@@ -121,10 +121,6 @@ pub const PACKAGE: u64 = 1 << 35;
 /// (`session-metrics --compare a b`). A script of the name is what runs.
 pub const RUN: u64 = 1 << 36;
 
-/// A drawn tree's entry whose written form starts with the drawing's root line (`my-plugin/`
-/// above the first branch): a root that may be the project itself, under its own name.
-pub const DRAWN_ROOT: u64 = 1 << 37;
-
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
 

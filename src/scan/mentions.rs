@@ -56,7 +56,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
             in_docstrings.insert(m.start);
         }
     }
-    tree_entries(bytes, &mut out);
+    tree_entries(bytes, path, &mut out);
     capitalized_list_heads(matcher, bytes, &langs, data, &mut out);
     // A capitalised word heads list items, table cells and titles ("- Status: PASS", "##
     // Evolve Command", "Planner Agent" of another harness) and labels in code spans
@@ -157,7 +157,7 @@ const TREE_MARKS: [&[u8]; 4] = ["├── ".as_bytes(), "└── ".as_bytes()
 /// `common/testing.md`, under the tree's root line `rules/` if there is one). Resolution then
 /// finds the file that path leads to, and no other file of that name: a tree of an imagined
 /// plugin (`my-plugin/hooks/validate-write.sh`) names no real file.
-fn tree_entries(bytes: &[u8], found: &mut [(Mention, Cue)]) {
+fn tree_entries(bytes: &[u8], writer: &str, found: &mut [(Mention, Cue)]) {
     if found.is_empty()
         || !TREE_MARKS
             .iter()
@@ -169,6 +169,16 @@ fn tree_entries(bytes: &[u8], found: &mut [(Mention, Cue)]) {
     if entries.is_empty() {
         return;
     }
+    // A drawing whose root line holds the writer itself (`├── CLAUDE.md  # This file` under
+    // `my-repo/`) draws the writer's folder, under whatever name: its entries lead from there.
+    let own = writer.rsplit('/').next().unwrap_or(writer);
+    let own_drawings: std::collections::HashSet<u32> = entries
+        .iter()
+        .filter_map(|e| {
+            let (_, rest) = e.3.split_once('/')?;
+            e.4.filter(|_| rest == own)
+        })
+        .collect();
     for (m, c) in found.iter_mut() {
         let Ok(i) = entries.binary_search_by_key(&m.line, |e| e.0) else {
             continue;
@@ -179,20 +189,21 @@ fn tree_entries(bytes: &[u8], found: &mut [(Mention, Cue)]) {
             && m.start >= start
             && (c.via.is_none() || c.via.as_deref() == std::str::from_utf8(&bytes[start..end]).ok())
         {
-            c.via = Some(path.clone());
-            if rooted {
-                c.bits |= cue::DRAWN_ROOT;
-            }
+            c.via = Some(match (rooted, path.split_once('/')) {
+                (Some(d), Some((_, rest))) if own_drawings.contains(&d) => format!("./{rest}"),
+                _ => path.clone(),
+            });
         }
     }
 }
 
 /// Each drawn tree entry that is a file: `(line, start, end, path, rooted)`, the path joined
-/// from the folders drawn above it; `rooted` when it starts with the drawing's root line
-/// (`my-plugin/` above the first branch).
-fn drawn_paths(bytes: &[u8]) -> Vec<(u32, usize, usize, String, bool)> {
+/// from the folders drawn above it; `rooted` (the drawing's number) when it starts with the
+/// drawing's root line (`my-plugin/` above the first branch).
+fn drawn_paths(bytes: &[u8]) -> Vec<(u32, usize, usize, String, Option<u32>)> {
     let mut out = Vec::new();
-    let mut rooted = false;
+    let mut rooted: Option<u32> = None;
+    let mut drawings = 0u32;
     // Folders open above the current line: (column of the name, name).
     let mut stack: Vec<(usize, String)> = Vec::new();
     let mut prev_plain: Option<String> = None;
@@ -224,10 +235,11 @@ fn drawn_paths(bytes: &[u8]) -> Vec<(u32, usize, usize, String, bool)> {
         if !in_tree {
             in_tree = true;
             stack.clear();
-            rooted = false;
+            rooted = None;
+            drawings += 1;
             if let Some(root) = prev_plain.take() {
                 stack.push((0, root));
-                rooted = true;
+                rooted = Some(drawings);
             }
         }
         let rest = &line[col..];
@@ -2482,6 +2494,25 @@ mod tests {
             .filter(|(_, _, bits, _)| bits & bit != 0)
             .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
             .collect()
+    }
+
+    #[test]
+    fn a_drawing_holding_the_writer_draws_the_writer_s_folder() {
+        let names = ["guide-x.md"];
+        let own =
+            "```\nmy-repo/\n├── CLAUDE.md   # This file\n└── docs/\n    └── guide-x.md\n```\n";
+        let via = |text: &str, path: &str| {
+            found(&names, text, path)
+                .into_iter()
+                .find(|(n, ..)| n == "guide-x.md")
+                .and_then(|(.., v)| v)
+        };
+        assert_eq!(via(own, "CLAUDE.md").as_deref(), Some("./docs/guide-x.md"));
+        // Another file's drawing (a folder to make, an example's plugin): as drawn.
+        assert_eq!(
+            via(own, "GUIDE.md").as_deref(),
+            Some("my-repo/docs/guide-x.md")
+        );
     }
 
     #[test]

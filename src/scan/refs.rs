@@ -455,28 +455,6 @@ pub fn decide_hinted(
         } else {
             decide_path(m, via, kind, bearers, tree, exists)
         };
-        // A drawing rooted at a folder that is nowhere (`my-plugin/` above `├── README.md`):
-        // the project itself, or the writer's folder, under its own name; its entries lead from
-        // the writer's folder as `./` paths do (then from the root).
-        if d == Decision::Weak && m.cue & cue::DRAWN_ROOT != 0 {
-            if let Some((first, rest)) = via.split_once('/') {
-                let src_dir = dir_of(m.src);
-                let beside = if src_dir.is_empty() {
-                    first.to_string()
-                } else {
-                    format!("{src_dir}/{first}")
-                };
-                if exists.at(first) == OnDisk::Missing && exists.at(&beside) == OnDisk::Missing {
-                    let here = format!("./{rest}");
-                    let unrooted = Mention {
-                        via: Some(&here),
-                        cue: m.cue & !cue::DRAWN_ROOT,
-                        ..*m
-                    };
-                    return decide_path(&unrooted, &here, kind, bearers, tree, exists);
-                }
-            }
-        }
         // An invocation's path of commands that leads nowhere (`/project:tm/learn`, the
         // command since moved): its last word, invoked.
         if d == Decision::Weak && m.cue & cue::SLASH != 0 && via.ends_with(m.name) {
@@ -2961,21 +2939,6 @@ mod tests {
             None
         ));
         assert!(never_an_edge("pkg/core.py", "filters", || false, lit, None));
-    }
-
-    #[test]
-    fn a_drawing_rooted_at_the_project_s_own_name_leads_from_the_writer() {
-        let readme = ["README.md"];
-        let v = Some("my-plugins/README.md");
-        let drawn = cue::DRAWN_ROOT;
-        assert!(edge_to(d("CLAUDE.md", "README.md", drawn, v, &readme)).is_some());
-        // Unrooted (an example's made-up folder, `my-plugins/` drawn below the first branch),
-        // or a root line that exists: the path as written.
-        assert_eq!(d("CLAUDE.md", "README.md", 0, v, &readme), Decision::Weak);
-        let refs = ["skills/julien-x/references/hierarchy.md"];
-        let v = Some("x/references/hierarchy.md");
-        let src = "skills/julien-x/README.md";
-        assert!(edge_to(d(src, "hierarchy.md", drawn, v, &refs)).is_some());
     }
 
     #[test]
