@@ -113,8 +113,9 @@ pub const STYLE: u64 = 1 << 33;
 /// where some name imported is not a module of `P` (`from distutils import log` names `log.py`).
 pub const FROM_PACKAGE: u64 = 1 << 34;
 
-/// Run or installed by a package manager (`npx ruv-swarm`, `uvx ruff`, `pip install x`): a
-/// published package, never a file of the tree by its bare name.
+/// Run or installed by a package manager (`npx ruv-swarm`, `uvx ruff`, `pip install x`, the
+/// client's `/plugin install x`): a published package, never a file of the tree by its bare
+/// name.
 pub const PACKAGE: u64 = 1 << 35;
 
 /// Run as a program: the first word of a command line or of a code span, a flag after it
@@ -965,6 +966,13 @@ fn after_package_manager(before: &[u8]) -> bool {
         ("cargo", "install"),
         ("gem", "install"),
         ("brew", "install"),
+        // The client's own: a plugin installed or switched (`/plugin install pm-skills`,
+        // `claude plugin enable x`) is the plugin, not a skill or a file that shares its name.
+        ("plugin", "install"),
+        ("plugin", "uninstall"),
+        ("plugin", "enable"),
+        ("plugin", "disable"),
+        ("plugin", "update"),
     ];
     if !before.ends_with(b" ") {
         return false;
@@ -2514,6 +2522,8 @@ app.all('/x/:id{/:op}', tally)\n";
             ("pip install -U requests httpx-sse", "httpx-sse"),
             ("npm install --save-dev eslint ruv-swarm", "ruv-swarm"),
             ("execSync(`npx ruv-swarm status`)", "ruv-swarm"),
+            ("<code>claude /plugin install pm-skills</code>", "pm-skills"),
+            ("/plugin install pm-skills@claude-code-skills", "pm-skills"),
         ] {
             assert!(has(&cue(line, name, "a.md"), PACKAGE), "{line}");
         }

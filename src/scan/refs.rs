@@ -567,6 +567,21 @@ pub fn decide_hinted(
             qualified = things;
         }
     }
+    // A namespace names the plugin (`sdd:business-analyst`): among things of the name, the one
+    // that plugin keeps, not a copy the repository keeps elsewhere (`agents/business-analyst.md`
+    // synced for another client).
+    if m.cue & cue::NAMESPACE != 0 && qualified.len() > 1 {
+        if let Some(ns) = m.via.and_then(|v| v.strip_suffix(':')) {
+            let theirs: Vec<_> = qualified
+                .iter()
+                .copied()
+                .filter(|(_, p, _)| plugin_of(p, exists).is_some_and(|f| plugin_name(f) == ns))
+                .collect();
+            if !theirs.is_empty() && theirs.len() < qualified.len() {
+                qualified = theirs;
+            }
+        }
+    }
     // Invoked (`/omc-doctor`, `/plugin:omc-doctor`) where one folder keeps a skill and a
     // command of that name: the client runs the skill, which takes precedence over a command of
     // its name.
@@ -2939,6 +2954,20 @@ mod tests {
             None
         ));
         assert!(never_an_edge("pkg/core.py", "filters", || false, lit, None));
+    }
+
+    #[test]
+    fn a_namespace_picks_the_plugin_s_own_among_copies() {
+        let b = [
+            "agents/business-analyst.md",
+            "plugins/sdd/agents/business-analyst.md",
+        ];
+        let src = "skills/launch/SKILL.md";
+        let ns = cue::NAMESPACE | cue::CODE;
+        let to = edge_to(d(src, "business-analyst", ns, Some("sdd:"), &b)).map(|e| e.0);
+        assert_eq!(to, Some(2));
+        // Bare, the two still tie.
+        assert!(edge_to(d(src, "business-analyst", cue::CODE, None, &b)).is_none());
     }
 
     #[test]
