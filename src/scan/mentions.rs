@@ -92,6 +92,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
         qualified(matcher, bytes, &long_strings, &mut out);
         dotted_module_strings(bytes, &mut out);
         patched_internals(matcher, bytes, &mut out);
+        pathlib_joins(bytes, &mut out);
         modules_named_in_prose(bytes, &mut out);
         for (m, c) in out.iter_mut() {
             let plain = || !matcher.is_distinctive(m.name);
@@ -915,6 +916,59 @@ fn dotted_module_strings(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         written_as_module(c, path);
         // A value the code passes on (a logger's name, a module to load): as an import.
         c.bits = (c.bits | cue::CODE_FILE) & !cue::PROSE_MODULE;
+    }
+}
+
+/// A file name that ends a `pathlib` join of quoted folders (`BASE / "resources" / "fmt.py"`,
+/// `root / 'templates' / "x.md"`) is written with those folders: the path they make.
+fn pathlib_joins(bytes: &[u8], found: &mut [(Mention, Cue)]) {
+    for (m, c) in found.iter_mut() {
+        if c.via.is_some() || m.start == 0 {
+            continue;
+        }
+        let q = bytes[m.start - 1];
+        if !matches!(q, b'"' | b'\'') || bytes.get(m.end) != Some(&q) {
+            continue;
+        }
+        let mut folders: Vec<&[u8]> = Vec::new();
+        let mut at = m.start - 1;
+        loop {
+            let before = bytes[..at].trim_ascii_end();
+            let Some(before) = before.strip_suffix(b"/") else {
+                break;
+            };
+            let before = before.trim_ascii_end();
+            let Some(&close) = before.last() else {
+                break;
+            };
+            if !matches!(close, b'"' | b'\'') {
+                break;
+            }
+            let inner = &before[..before.len() - 1];
+            let Some(open) = memchr::memrchr(close, inner) else {
+                break;
+            };
+            let seg = &inner[open + 1..];
+            if seg.is_empty()
+                || !seg
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+            {
+                break;
+            }
+            folders.push(seg);
+            at = open;
+        }
+        if folders.is_empty() {
+            continue;
+        }
+        folders.reverse();
+        let mut via: Vec<String> = folders
+            .iter()
+            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .collect();
+        via.push(String::from_utf8_lossy(&bytes[m.start..m.end]).into_owned());
+        c.via = Some(via.join("/"));
     }
 }
 
@@ -2513,6 +2567,17 @@ mod tests {
             via(own, "GUIDE.md").as_deref(),
             Some("my-repo/docs/guide-x.md")
         );
+    }
+
+    #[test]
+    fn a_pathlib_join_writes_the_folders_of_its_file() {
+        let names = ["fmt-x.py"];
+        let text = "path = BASE / \"resources\" / 'fmt-x.py'\nother = BASE / name / \"fmt-x.py\"\n";
+        let got = found(&names, text, "gen.py");
+        let vias: Vec<_> = got.iter().map(|(_, l, _, v)| (*l, v.as_deref())).collect();
+        assert!(vias.contains(&(1, Some("resources/fmt-x.py"))), "{got:?}");
+        // A variable between: its folders are unknown.
+        assert!(!vias.iter().any(|(l, v)| *l == 2 && v.is_some()), "{got:?}");
     }
 
     #[test]
