@@ -962,12 +962,12 @@ fn pathlib_joins(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         if folders.is_empty() {
             continue;
         }
-        folders.reverse();
-        let mut via: Vec<String> = folders
+        let via: Vec<_> = folders
             .iter()
-            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .rev()
+            .chain([&&bytes[m.start..m.end]])
+            .map(|w| String::from_utf8_lossy(w))
             .collect();
-        via.push(String::from_utf8_lossy(&bytes[m.start..m.end]).into_owned());
         c.via = Some(via.join("/"));
     }
 }

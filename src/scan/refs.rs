@@ -532,15 +532,10 @@ pub fn decide_hinted(
     // `recover-context` skill" beside a command of the name). Alone, a thing keeps its name
     // whatever it is called: writers call an agent or a command a skill.
     let kinds = m.cue & cue::KINDS;
-    if kinds != 0 && qualified.len() > 1 {
-        let said: Vec<_> = qualified
-            .iter()
-            .copied()
-            .filter(|(_, p, _)| kinds & kind_word(entity_on_disk(p, m.name, exists)) != 0)
-            .collect();
-        if !said.is_empty() && said.len() < qualified.len() {
-            qualified = said;
-        }
+    if kinds != 0 {
+        narrow(&mut qualified, |p| {
+            kinds & kind_word(entity_on_disk(p, m.name, exists)) != 0
+        });
     }
     // Run as a program (`session-metrics --compare a b`), a name is the script of that stem
     // that runs, not the skill or the agent that shares it.
@@ -557,29 +552,19 @@ pub fn decide_hinted(
     // A thing's name (an agent's, a command's, a skill's) written bare names the thing, not a
     // document that bears the name too: a documentation page about it, a guide named after it.
     // (A file name with its extension names files alike.)
-    if qualified.len() > 1 && !m.name.contains('.') && !hint.is_some_and(|h| h.plain) {
-        let things: Vec<_> = qualified
-            .iter()
-            .copied()
-            .filter(|(_, p, _)| entity_on_disk(p, m.name, exists) != Entity::Other)
-            .collect();
-        if !things.is_empty() && things.len() < qualified.len() {
-            qualified = things;
-        }
+    if !m.name.contains('.') && !hint.is_some_and(|h| h.plain) {
+        narrow(&mut qualified, |p| {
+            entity_on_disk(p, m.name, exists) != Entity::Other
+        });
     }
     // A namespace names the plugin (`sdd:business-analyst`): among things of the name, the one
     // that plugin keeps, not a copy the repository keeps elsewhere (`agents/business-analyst.md`
     // synced for another client).
-    if m.cue & cue::NAMESPACE != 0 && qualified.len() > 1 {
-        if let Some(ns) = m.via.and_then(|v| v.strip_suffix(':')) {
-            let theirs: Vec<_> = qualified
-                .iter()
-                .copied()
-                .filter(|(_, p, _)| plugin_of(p, exists).is_some_and(|f| plugin_name(f) == ns))
-                .collect();
-            if !theirs.is_empty() && theirs.len() < qualified.len() {
-                qualified = theirs;
-            }
+    if let Some(ns) = m.via.and_then(|v| v.strip_suffix(':')) {
+        if m.cue & cue::NAMESPACE != 0 {
+            narrow(&mut qualified, |p| {
+                plugin_of(p, exists).is_some_and(|f| plugin_name(f) == ns)
+            });
         }
     }
     // Invoked (`/omc-doctor`, `/plugin:omc-doctor`) where one folder keeps a skill and a
@@ -676,20 +661,29 @@ fn decide_slashed(
     }
 }
 
+/// Keeps the bearers `keep` holds to, when some but not all of them are (one thing among
+/// several; none said otherwise leaves the choice as it was).
+fn narrow(qualified: &mut Vec<(i64, &str, RefKind)>, keep: impl Fn(&str) -> bool) {
+    if qualified.len() < 2 {
+        return;
+    }
+    let kept: Vec<_> = qualified.iter().copied().filter(|q| keep(q.1)).collect();
+    if !kept.is_empty() && kept.len() < qualified.len() {
+        *qualified = kept;
+    }
+}
+
 /// Whether the file at `path` is a program that `name` runs: a script of that stem (Python,
 /// JavaScript, shell, Ruby) or an executable without an extension of that name.
 fn is_program_file(path: &str, name: &str) -> bool {
     let base = path.rsplit('/').next().unwrap_or(path);
-    match base.rsplit_once('.') {
-        Some((stem, ext)) => {
-            stem == name
-                && matches!(
-                    ext.to_ascii_lowercase().as_str(),
-                    "py" | "sh" | "bash" | "js" | "mjs" | "cjs" | "ts" | "rb"
-                )
-        }
-        None => base == name,
-    }
+    let stem = crate::scan::names::stem_of(base);
+    stem == name
+        && (stem == base
+            || matches!(
+                base[stem.len() + 1..].to_ascii_lowercase().as_str(),
+                "py" | "sh" | "bash" | "js" | "mjs" | "cjs" | "ts" | "rb"
+            ))
 }
 
 /// The folder that keeps the `commands/` or `skills/` folder holding `path` (`""` for the
