@@ -93,8 +93,8 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // where a command shares its name, a script run as a program, a
         // private name patched through a dotted string, a drawing of the writer's own folder
         // under another name, a namespace among copies, the client's plugin installs, pathlib
-        // joins (sixteenth).
-        "rules": 16,
+        // joins (sixteenth); 17: a placeholder for a folder heads a path (seventeenth).
+        "rules": 17,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -440,6 +440,34 @@ pub fn cue_at(hay: &[u8], s: usize, e: usize, lang: Option<Lang>) -> Cue {
     cue_in(hay, s, e, lang, false)
 }
 
+/// Where a placeholder written in angle or square brackets starts, when one ends right before
+/// the path at `ts` (`<skill-base-dir>` before `/scripts/x.sh`): a word of name bytes only, so
+/// a tag with attributes (`<a href>`), a link's text or a comparison is none.
+fn placeholder_before(line: &[u8], ts: usize) -> Option<usize> {
+    if line.get(ts) != Some(&b'/') || ts < 3 {
+        return None;
+    }
+    let open = match line[ts - 1] {
+        b'>' => b'<',
+        b']' => b'[',
+        _ => return None,
+    };
+    let mut p = ts - 1;
+    while p > 0 && is_word_byte(line[p - 1]) {
+        p -= 1;
+    }
+    if p == 0 || p == ts - 1 || line[p - 1] != open {
+        return None;
+    }
+    // A whole folder's name, not part of one (`/tmp/run-<uid>/x`).
+    if p >= 2 && is_path_byte(line[p - 2]) && line[p - 2] != b'/' {
+        return None;
+    }
+    // An element that closes (`<string>/Users/x</string>` in a plist) is markup.
+    let close = [b"</", &line[p..ts - 1], b">"].concat();
+    (open == b'[' || !contains(line, &close)).then_some(p - 1)
+}
+
 /// Whether a line of a script is a comment line (`//`, `/*`, ` * `).
 fn is_comment_line(line: &[u8]) -> bool {
     let t = line.trim_ascii_start();
@@ -525,6 +553,14 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         }
         if v >= 2 && line[v - 1] == b'{' && line[v - 2] == b'$' {
             ts = v - 2;
+        }
+    }
+    // A placeholder for a folder (`<skill-base-dir>/scripts/x.sh`, `[SKILL_DIR]/x`) is part of
+    // the path it heads, as a variable is; `{name}` is already a path's bytes.
+    while let Some(p) = placeholder_before(line, ts) {
+        ts = p;
+        while ts > 0 && is_path_byte(line[ts - 1]) {
+            ts -= 1;
         }
     }
     // A quoted path may hold spaces (`"My Notes/release plan.md"`): take it whole when the
@@ -2461,6 +2497,25 @@ app.all('/x/:id{/:op}', tally)\n";
         assert!(has(&c, URL), "{c:?}");
         let c = cue("plain x.md here", "x.md", "a.md");
         assert!(c.via.is_none());
+        // A placeholder heads the path it stands in, a whole folder's name in any bracket;
+        // markup that closes, or part of a folder's name, is none.
+        for (line, via) in [
+            (
+                "run <skill-dir>/scripts/x.sh now",
+                "<skill-dir>/scripts/x.sh",
+            ),
+            ("run [BASE]/scripts/x.sh now", "[BASE]/scripts/x.sh"),
+            ("run {baseDir}/scripts/x.sh now", "{baseDir}/scripts/x.sh"),
+            ("read roles/<role>/x.sh", "roles/<role>/x.sh"),
+            ("<string>/home/u/x.sh</string>", "/home/u/x.sh"),
+            ("see /tmp/run-<uid>/bin/x.sh", "/bin/x.sh"),
+        ] {
+            assert_eq!(
+                cue(line, "x.sh", "a.md").via.as_deref(),
+                Some(via),
+                "{line}"
+            );
+        }
         // Another program's `+argument` names nothing of the tree; a sum in code is code's.
         let c = cue(
             "run `gws workflow +standup-report` daily",

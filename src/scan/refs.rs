@@ -1114,7 +1114,7 @@ fn written_components(via: &str, root_is_home: bool) -> (Vec<&str>, bool) {
                 outside = !root_is_home;
                 comps.remove(0);
             }
-            c if c.starts_with('$') || c.starts_with("${") => {
+            c if c.starts_with('$') || placeholder(c).is_some() => {
                 outside = true;
                 comps.remove(0);
             }
@@ -1514,7 +1514,11 @@ fn decide_path(
     let token = Some(written_token(via, m.name))
         .filter(|t| t.contains('/'))
         .unwrap_or(via);
-    let expanded = client_root_path(m.src, token, exists);
+    let expanded = match placeholder_path(m.src, token, exists) {
+        Held::Path(p) => Some(p),
+        Held::Pattern => return Decision::Weak,
+        Held::Outside => client_root_path(m.src, token, exists),
+    };
     let via = expanded.as_deref().unwrap_or(token);
     let relative = via.starts_with("./") || via.starts_with("../") || via == "." || via == "..";
     let (comps, outside) = written_components(via, tree.root_is_home);
@@ -2036,6 +2040,82 @@ fn client_root_path(src: &str, via: &str, exists: &dyn Disk) -> Option<String> {
     }
 }
 
+/// The name inside a placeholder a writer puts for a folder: `<skill-base-dir>`, `{baseDir}`,
+/// `[PLUGIN_ROOT]` (not a shell variable's `${NAME}`).
+fn placeholder(component: &str) -> Option<&str> {
+    let inner = component
+        .strip_prefix('<')
+        .and_then(|c| c.strip_suffix('>'))
+        .or_else(|| component.strip_prefix('{')?.strip_suffix('}'))
+        .or_else(|| component.strip_prefix('[')?.strip_suffix(']'))?;
+    (!inner.is_empty()
+        && inner
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))
+    .then_some(inner)
+}
+
+/// What a path headed by a placeholder stands for.
+enum Held {
+    /// The root-relative path it leads to.
+    Path(String),
+    /// Some folder's file of that name (`<plugin>/README.md`, `{run_dir}/report.md`): a
+    /// pattern of many files, or of files not written yet.
+    Pattern,
+    /// No placeholder, or one for a folder outside the tree, as a variable's is.
+    Outside,
+}
+
+/// The path `<name>/rest` stands for. A placeholder that says whose folder it is stands for
+/// that one where `rest` is there (the skill's, the plugin's, the project's, as the client's
+/// variables do); any (`<session>`, `{FAKE_ROOT}`, `{baseDir}` in a command) for the nearest
+/// folder above the writer where `rest`, with its folders, leads to something: the writer's
+/// own tree is what its instructions are about.
+fn placeholder_path(src: &str, token: &str, exists: &dyn Disk) -> Held {
+    let Some((name, rest)) = token
+        .split_once('/')
+        .and_then(|(first, rest)| Some((placeholder(first)?, rest)))
+    else {
+        return Held::Outside;
+    };
+    let there = |p: &str| !p.is_empty() && exists.at(p) != OnDisk::Missing;
+    let key = name.to_ascii_lowercase().replace(['-', '_'], "");
+    let var = if key.contains("skill") || key == "basedir" {
+        Some("CLAUDE_SKILL_DIR")
+    } else if key.contains("plugin") {
+        // Written outside any plugin, `<plugin>/x` is any plugin's.
+        let root_plugin = || exists.at(".claude-plugin/plugin.json") == OnDisk::File;
+        (exists.plugin_len(dir_of(src)) > 0 || root_plugin()).then_some("CLAUDE_PLUGIN_ROOT")
+    } else if matches!(
+        key.as_str(),
+        "projectroot" | "projectdir" | "repo" | "reporoot"
+    ) {
+        Some("CLAUDE_PROJECT_DIR")
+    } else {
+        None
+    };
+    if let Some(p) = var
+        .and_then(|v| client_root_path(src, &format!("${{{v}}}/{rest}"), exists))
+        .filter(|p| there(p))
+    {
+        return Held::Path(p);
+    }
+    // A file name alone under it (`{run_dir}/report.md`) is whatever that run writes.
+    if !rest.trim_end_matches('/').contains('/') {
+        return Held::Pattern;
+    }
+    let mut d = dir_of(src);
+    loop {
+        if let Some(p) = join_normal(d, rest).filter(|p| there(p)) {
+            return Held::Path(p);
+        }
+        if d.is_empty() {
+            return Held::Outside;
+        }
+        d = dir_of(d);
+    }
+}
+
 /// The module path of a source file: `a/b.py` -> `a/b`, `a/b/__init__.py` -> `a/b`.
 fn module_of(path: &str) -> Option<&str> {
     let (dir, base) = path.rsplit_once('/').unwrap_or(("", path));
@@ -2408,6 +2488,69 @@ mod tests {
         );
         let invoked = beside(cue::AS_HOOK) | cue::SLASH;
         assert!(edge_to(d("x.md", "after-all", invoked, None, &after)).is_some());
+    }
+
+    #[test]
+    fn a_placeholder_for_a_folder_leads_where_its_path_is() {
+        let disk = |p: &str| match p {
+            "kit/.claude-plugin/plugin.json"
+            | "kit/skills/rev/SKILL.md"
+            | "kit/skills/rev/scripts/run.sh"
+            | "kit/scripts/tool.py"
+            | "kit/skills/rev/wisdom/tips.md"
+            | "README.md" => OnDisk::File,
+            "kit/skills/rev" | "kit/skills/rev/wisdom" => OnDisk::Dir,
+            _ => OnDisk::Missing,
+        };
+        let held = |src: &str, token: &str| match placeholder_path(src, token, &disk) {
+            Held::Path(p) => Some(p),
+            Held::Pattern => Some("pattern".to_string()),
+            Held::Outside => None,
+        };
+        let skill = "kit/skills/rev/SKILL.md";
+        // Whose folder it says: the skill's, the plugin's, in any bracket.
+        for token in [
+            "<skill-base-dir>/scripts/run.sh",
+            "{baseDir}/scripts/run.sh",
+            "[SKILL_DIR]/scripts/run.sh",
+        ] {
+            assert_eq!(
+                held(skill, token).as_deref(),
+                Some("kit/skills/rev/scripts/run.sh")
+            );
+        }
+        assert_eq!(
+            held(skill, "<PLUGIN_ROOT>/scripts/tool.py").as_deref(),
+            Some("kit/scripts/tool.py")
+        );
+        // `{baseDir}` in a command is the folder above where the path is.
+        assert_eq!(
+            held("kit/commands/c.md", "{baseDir}/skills/rev/scripts/run.sh").as_deref(),
+            Some("kit/skills/rev/scripts/run.sh")
+        );
+        // Any other: the nearest folder above the writer where its folders lead.
+        assert_eq!(
+            held("kit/skills/rev/roles/a/role.md", "<session>/wisdom/tips.md").as_deref(),
+            Some("kit/skills/rev/wisdom/tips.md")
+        );
+        assert_eq!(
+            held("kit/tests/t.py", "{FAKE_ROOT}/scripts/tool.py").as_deref(),
+            Some("kit/scripts/tool.py")
+        );
+        // A file name alone under one, or a plugin's outside any plugin: a pattern.
+        assert_eq!(
+            held("kit/commands/c.md", "{run_dir}/README.md").as_deref(),
+            Some("pattern")
+        );
+        assert_eq!(
+            held("CONTRIBUTING.md", "<plugin>/README.md").as_deref(),
+            Some("pattern")
+        );
+        // Folders that lead nowhere here: outside the tree, as a variable's; no placeholder
+        // at the head (`${X}` is a variable's, `roles/<role>/x.md` a pattern's folders).
+        assert_eq!(held(skill, "<target>/docs/x.md"), None);
+        assert_eq!(held(skill, "${CLAUDE_SKILL_DIR}/scripts/run.sh"), None);
+        assert_eq!(held(skill, "roles/<role>/role.md"), None);
     }
 
     #[test]
