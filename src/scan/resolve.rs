@@ -47,9 +47,16 @@ const VENDORED: [&str; 6] = [
 ];
 
 /// Whether the file at `path` lies in a vendored folder: a copy of someone else's, which the
-/// project's own file of the same name outranks when they are equally near.
+/// project's own file of the same name outranks when they are equally near. So does a copy
+/// kept as a backup (`_backup/`, `backup-pre-x/`, `x.backup/`): the live file is the one meant.
 pub fn vendored(path: &str) -> bool {
-    dir_of(path).split('/').any(|c| VENDORED.contains(&c))
+    dir_of(path).split('/').any(|c| {
+        VENDORED.contains(&c)
+            || c.len() >= 6
+                && c.as_bytes()
+                    .windows(6)
+                    .any(|w| w.eq_ignore_ascii_case(b"backup"))
+    })
 }
 
 /// The hidden folders where coding clients keep their agents, commands and skills: a
@@ -357,6 +364,16 @@ mod tests {
             (3, ".claude/agents/core/debugger.md"),
         ];
         assert_eq!(resolve(src, three), None);
+        // A backup copy is outranked as a vendored one is, except from within the backup.
+        let backup = [(1, "work/_backup-pre-x/recipe.md"), (2, "work/recipe.md")];
+        assert_eq!(
+            resolve("notes/a.md", backup),
+            Some((2, Resolution::Nearest))
+        );
+        let inside = "work/_backup-pre-x/SKILL.md";
+        assert_eq!(resolve(inside, backup), Some((1, Resolution::Nearest)));
+        let plain = [(1, "work/backing/recipe.md"), (2, "work/recipe.md")];
+        assert_eq!(resolve("notes/a.md", plain), None, "no backup: a tie");
         // A file in the mentioning file's own folder is nearer than one below it, the root's
         // for a root file (`tokenize.py` from `token.py`, not `lib2to3/pgen2/tokenize.py`).
         let root = [(1, "lib2to3/pgen2/tokenize.py"), (2, "tokenize.py")];
