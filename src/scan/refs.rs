@@ -1164,14 +1164,7 @@ fn imports_only_modules(text: &str, dir: &str, exists: &dyn Disk) -> bool {
     if list.contains(['…', '(', ')', '\\']) {
         return false;
     }
-    let module = |n: &str| {
-        let p = if dir.is_empty() {
-            n.to_string()
-        } else {
-            format!("{dir}/{n}")
-        };
-        exists.at(&format!("{p}.py")) == OnDisk::File || exists.at(&p) == OnDisk::Dir
-    };
+    let module = |n: &str| is_module_on_disk(dir, n, exists);
     let names: Vec<&str> = list
         .split(',')
         .map(|n| n.split(" as ").next().unwrap_or("").trim())
@@ -1181,6 +1174,40 @@ fn imports_only_modules(text: &str, dir: &str, exists: &dyn Disk) -> bool {
         && names
             .iter()
             .all(|n| n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && module(n))
+}
+
+/// Whether the package folder `dir` holds a module `name`: a source file, a subpackage, or an
+/// extension module by its stub or its source (`_speedups.pyi`, `_speedups.c`, `.pyx`), which
+/// a scope of `**/*.py` leaves unindexed.
+fn is_module_on_disk(dir: &str, name: &str, exists: &dyn Disk) -> bool {
+    let p = if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    };
+    exists.at(&p) == OnDisk::Dir
+        || exists.at(&format!("{p}.py")) == OnDisk::File
+        || is_extension_module(&p, exists)
+}
+
+/// Whether `p` (a module's path without extension) is an extension module: no Python source,
+/// but a stub or a source it is compiled from.
+fn is_extension_module(p: &str, exists: &dyn Disk) -> bool {
+    ["pyi", "pyx", "c"]
+        .iter()
+        .any(|x| exists.at(&format!("{p}.{x}")) == OnDisk::File)
+        && exists.at(&format!("{p}.py")) == OnDisk::Missing
+}
+
+/// The attribute a qualified use reaches through the module written `dotted` on the line
+/// (`_speedups` of `markupsafe._speedups`), if the line shows one.
+fn attribute_after<'t>(text: &'t str, dotted: &str) -> Option<&'t str> {
+    let at = text.find(&format!("{dotted}."))? + dotted.len() + 1;
+    let rest = &text[at..];
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
 }
 
 /// Whether `path` is a Python package's `__init__.py` holding no code: blank lines and comments
@@ -1574,9 +1601,14 @@ fn decide_path(
     };
     // `from distutils import log`: the line names the package's modules, not its `__init__.py`.
     let modules_only = |b: &str| {
-        m.cue & cue::FROM_PACKAGE != 0
-            && b.ends_with("__init__.py")
-            && imports_only_modules(m.text, dir_of(b), exists)
+        b.ends_with("__init__.py")
+            && (m.cue & cue::FROM_PACKAGE != 0 && imports_only_modules(m.text, dir_of(b), exists)
+                // `markupsafe._speedups` goes through the package to an extension module
+                // (a submodule of Python source is a mention of its own; `httpx.__version__`
+                // is the package's, which binds the name over its submodule's).
+                || m.cue & cue::QUALIFIED != 0
+                    && attribute_after(m.text, &via.replace('/', "."))
+                        .is_some_and(|a| is_extension_module(&format!("{}/{a}", dir_of(b)), exists)))
     };
     let lead = |p: &String| -> Option<Decision> {
         if p.is_empty() {
@@ -2488,6 +2520,39 @@ mod tests {
         );
         let invoked = beside(cue::AS_HOOK) | cue::SLASH;
         assert!(edge_to(d("x.md", "after-all", invoked, None, &after)).is_some());
+    }
+
+    #[test]
+    fn an_extension_module_is_a_module_of_its_package() {
+        let disk = |p: &str| match p {
+            "pkg/_native.py" | "pkg/_speedups.c" | "pkg/_speedups.pyi" | "pkg/__init__.py" => {
+                OnDisk::File
+            }
+            _ => OnDisk::Missing,
+        };
+        // `from pkg import _speedups` names a module, not the package's `__init__.py`.
+        assert!(imports_only_modules(
+            "from pkg import _speedups",
+            "pkg",
+            &disk
+        ));
+        assert!(imports_only_modules(
+            "from pkg import _native, _speedups",
+            "pkg",
+            &disk
+        ));
+        assert!(!imports_only_modules(
+            "from pkg import escape",
+            "pkg",
+            &disk
+        ));
+        assert!(is_extension_module("pkg/_speedups", &disk));
+        assert!(!is_extension_module("pkg/_native", &disk), "Python source");
+        assert_eq!(
+            attribute_after("Extension(\"pkg._speedups\", [])", "pkg"),
+            Some("_speedups")
+        );
+        assert_eq!(attribute_after("import pkg", "pkg"), None);
     }
 
     #[test]
