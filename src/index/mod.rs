@@ -93,7 +93,8 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // where a command shares its name, a script run as a program, a
         // private name patched through a dotted string, a drawing of the writer's own folder
         // under another name, a namespace among copies, the client's plugin installs, pathlib
-        // joins (sixteenth); 17: a placeholder for a folder heads a path (seventeenth).
+        // joins (sixteenth); 17: a placeholder for a folder heads a path, a backup
+        // copy yields to the live file, extension modules, a join call's folders (seventeenth).
         "rules": 17,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()

@@ -87,12 +87,13 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     generic_near(matcher, bytes, path, code, &mut out);
     if langs.base() == Some(cue::Lang::Script) {
         script_uses(matcher, bytes, &mut out);
+        path_joins(bytes, false, &mut out);
     }
     if python {
         qualified(matcher, bytes, &long_strings, &mut out);
         dotted_module_strings(bytes, &mut out);
         patched_internals(matcher, bytes, &mut out);
-        pathlib_joins(bytes, &mut out);
+        path_joins(bytes, true, &mut out);
         modules_named_in_prose(bytes, &mut out);
         for (m, c) in out.iter_mut() {
             let plain = || !matcher.is_distinctive(m.name);
@@ -919,57 +920,107 @@ fn dotted_module_strings(bytes: &[u8], found: &mut [(Mention, Cue)]) {
     }
 }
 
-/// A file name that ends a `pathlib` join of quoted folders (`BASE / "resources" / "fmt.py"`,
-/// `root / 'templates' / "x.md"`) is written with those folders: the path they make.
-fn pathlib_joins(bytes: &[u8], found: &mut [(Mention, Cue)]) {
+/// A file name that ends a join of quoted folders is written with those folders: the path
+/// they make. In Python a `pathlib` join (`BASE / "resources" / "fmt.py"`, with `slash`); in
+/// Python and JavaScript the arguments of a join call (`os.path.join(root, "hooks", "x.json")`,
+/// `path.join(PLUGIN_ROOT, 'hooks', 'hooks.json')`).
+fn path_joins(bytes: &[u8], slash: bool, found: &mut [(Mention, Cue)]) {
     for (m, c) in found.iter_mut() {
-        if c.via.is_some() || m.start == 0 {
-            continue;
+        if c.via.is_none() {
+            c.via = joined_path(bytes, m.start, m.end, slash);
         }
-        let q = bytes[m.start - 1];
-        if !matches!(q, b'"' | b'\'') || bytes.get(m.end) != Some(&q) {
-            continue;
-        }
-        let mut folders: Vec<&[u8]> = Vec::new();
-        let mut at = m.start - 1;
-        loop {
-            let before = bytes[..at].trim_ascii_end();
-            let Some(before) = before.strip_suffix(b"/") else {
-                break;
-            };
-            let before = before.trim_ascii_end();
-            let Some(&close) = before.last() else {
-                break;
-            };
-            if !matches!(close, b'"' | b'\'') {
-                break;
-            }
-            let inner = &before[..before.len() - 1];
-            let Some(open) = memchr::memrchr(close, inner) else {
-                break;
-            };
-            let seg = &inner[open + 1..];
-            if seg.is_empty()
-                || !seg
-                    .iter()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-            {
-                break;
-            }
-            folders.push(seg);
-            at = open;
-        }
-        if folders.is_empty() {
-            continue;
-        }
-        let via: Vec<_> = folders
-            .iter()
-            .rev()
-            .chain([&&bytes[m.start..m.end]])
-            .map(|w| String::from_utf8_lossy(w))
-            .collect();
-        c.via = Some(via.join("/"));
     }
+}
+
+/// The path a join makes of the quoted file name at `bytes[start..end]` and the quoted folders
+/// before it (`path_joins`), if it is one.
+fn joined_path(bytes: &[u8], start: usize, end: usize, slash: bool) -> Option<String> {
+    let q = *bytes.get(start.checked_sub(1)?)?;
+    if !matches!(q, b'"' | b'\'') || bytes.get(end) != Some(&q) {
+        return None;
+    }
+    let mut folders: Vec<&[u8]> = Vec::new();
+    let mut at = start - 1;
+    let mut commas = false;
+    loop {
+        let before = bytes[..at].trim_ascii_end();
+        let Some(before) = before
+            .strip_suffix(b"/")
+            .filter(|_| slash && !commas)
+            .or_else(|| {
+                let b = before.strip_suffix(b",")?;
+                commas = true;
+                Some(b)
+            })
+        else {
+            break;
+        };
+        let before = before.trim_ascii_end();
+        let Some(&close) = before.last() else {
+            break;
+        };
+        if !matches!(close, b'"' | b'\'') {
+            break;
+        }
+        let inner = &before[..before.len() - 1];
+        let Some(open) = memchr::memrchr(close, inner) else {
+            break;
+        };
+        let seg = &inner[open + 1..];
+        if seg.is_empty()
+            || !seg
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        {
+            break;
+        }
+        folders.push(seg);
+        at = open;
+    }
+    // Quoted words in a row are a list (`{"README.md", "x.csv"}`) unless a join takes them.
+    if folders.is_empty() || commas && !in_join_call(bytes, at) {
+        return None;
+    }
+    let via: Vec<_> = folders
+        .iter()
+        .rev()
+        .chain([&&bytes[start..end]])
+        .map(|w| String::from_utf8_lossy(w))
+        .collect();
+    Some(via.join("/"))
+}
+
+/// Whether the argument starting at `at` is one of a path-joining call's (`os.path.join(`,
+/// `path.resolve(`, `.joinpath(`, `Path(`), on the same line.
+fn in_join_call(bytes: &[u8], at: usize) -> bool {
+    let ls = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+    let mut depth = 0usize;
+    let mut i = at;
+    while i > ls {
+        i -= 1;
+        match bytes[i] {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' if depth == 0 => {
+                let name_end = i;
+                let mut s = name_end;
+                while s > ls && (bytes[s - 1].is_ascii_alphanumeric() || bytes[s - 1] == b'_') {
+                    s -= 1;
+                }
+                return matches!(
+                    &bytes[s..name_end],
+                    b"join" | b"resolve" | b"joinpath" | b"Path" | b"PurePath"
+                );
+            }
+            b'(' | b'[' | b'{' => {
+                if depth == 0 {
+                    return false;
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Each Python string literal on one line that is a dotted name reaching a private word
@@ -2117,7 +2168,12 @@ fn generic_near(
                 .is_some_and(|(_, x)| x.eq_ignore_ascii_case("md"))
     };
     for (s, e, base, steps) in spans {
-        if steps.is_none() && (code || kind_of_file(base)) {
+        // In code a conventional name is a value the program works on (every plugin's
+        // `plugin.json`), even joined to folders.
+        if steps.is_none() && code {
+            continue;
+        }
+        if steps.is_none() && kind_of_file(base) {
             continue;
         }
         let line = memchr::memchr_iter(b'\n', &bytes[..s]).count() as u32 + 1;
@@ -2578,6 +2634,19 @@ mod tests {
         assert!(vias.contains(&(1, Some("resources/fmt-x.py"))), "{got:?}");
         // A variable between: its folders are unknown.
         assert!(!vias.iter().any(|(l, v)| *l == 2 && v.is_some()), "{got:?}");
+        // A join call's quoted arguments, in Python and in JavaScript; a list of names is no
+        // path, nor are arguments of another call.
+        let text = "p = os.path.join(ROOT, \"hooks\", \"fmt-x.py\")\nxs = [\"hooks\", \"fmt-x.py\"]\nf(\"a\", \"fmt-x.py\")\n";
+        let got = found(&names, text, "gen.py");
+        let vias: Vec<_> = got.iter().map(|(_, l, _, v)| (*l, v.as_deref())).collect();
+        assert_eq!(
+            vias,
+            [(1, Some("hooks/fmt-x.py")), (2, None), (3, None)],
+            "{got:?}"
+        );
+        let text = "const p = path.join(ROOT, 'lib', 'fmt-x.py');\n";
+        let got = found(&names, text, "gen.js");
+        assert_eq!(got[0].3.as_deref(), Some("lib/fmt-x.py"), "{got:?}");
     }
 
     #[test]
