@@ -937,9 +937,9 @@ fn python_continued_import(hay: &[u8], ls: usize, s: usize, e: usize) -> Option<
 }
 
 /// The run of plain words joined by `/` that holds `line[ts..e]`, when the name is written in
-/// one: two to six words of letters, digits, `-` and `_`, with no extension, leading slash or
-/// variable (`bug-hunter/verifier`, not `/plan`, `a/b.md`, `~/x/y`). A sentence's full stop or
-/// comma after it is not part of it.
+/// one: two to sixteen words (a team's roster runs long) of letters, digits, `-` and `_`, with
+/// no extension, leading slash or variable (`bug-hunter/verifier`, not `/plan`, `a/b.md`,
+/// `~/x/y`). A sentence's full stop or comma after it is not part of it.
 fn slashed_run(line: &[u8], ts: usize, e: usize) -> Option<&[u8]> {
     let mut te = e;
     while te < line.len() && is_path_byte(line[te]) {
@@ -957,7 +957,7 @@ fn slashed_run(line: &[u8], ts: usize, e: usize) -> Option<&[u8]> {
             && w.iter()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
     };
-    ((2..=6).contains(&n) && words.into_iter().all(plain)).then_some(run)
+    ((2..=16).contains(&n) && words.into_iter().all(plain)).then_some(run)
 }
 
 /// Whether `word` is one of `words`, in any case.
@@ -2366,6 +2366,10 @@ app.all('/x/:id{/:op}', tally)\n";
             Some("bug-hunter/verifier"),
             "the full stop is the sentence's"
         );
+        // A team's roster runs long (`CTO + infra-architect/…/incident-responder`).
+        let roster = "a-b/c-d/e-f/g-h/i-j/k-l/m-n/incident-responder";
+        let c = cue(&format!("CTO + {roster}"), "incident-responder", "a.md");
+        assert_eq!(c.via.as_deref(), Some(roster), "{c:?}");
         // A file, a leading slash, a home path, a code span, code: paths or division.
         for (line, name) in [
             ("see rules/style.md", "style.md"),
