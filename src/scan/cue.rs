@@ -618,7 +618,14 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     } else if token.len() > e - s && token.contains(&b'/') {
         let lead_slash_only =
             token[0] == b'/' && token.len() == e - s + 1 && !token[1..].contains(&b'/');
-        if lead_slash_only && !token[1..].contains(&b'.') {
+        // The folder a shell substitution prints (`$(cd "$(dirname "$0")/.." && pwd)/x`).
+        let subst = (token[0] == b'/')
+            .then(|| substituted_folder(line, ts))
+            .flatten();
+        if let Some(folder) = subst {
+            cue.via = Some(format!("{folder}{}", String::from_utf8_lossy(token)));
+            a = ts;
+        } else if lead_slash_only && !token[1..].contains(&b'.') {
             // `/librarian:ask`: the word before the colon is the command's namespace (a
             // plugin, a folder of commands), not an agent's or a skill's name; so is it before
             // a placeholder (`/sc:*`, `/sc:<command>`, `/sc:{name}`).
@@ -1398,6 +1405,60 @@ fn import_via(lang: Lang, line: &[u8], s: usize, e: usize, ts: usize) -> Option<
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
     memchr::memmem::find(hay, needle).is_some()
+}
+
+/// The folder a shell command substitution ending right before `line[ts]` prints, as a path
+/// from the script's folder (`.`, `./..`) or the root (`""`): `$(dirname "$0")`,
+/// `$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)`, `$(git rev-parse --show-toplevel)`.
+/// Another substitution's folder is unknown: `None`.
+fn substituted_folder(line: &[u8], ts: usize) -> Option<String> {
+    if ts < 3 || line[ts - 1] != b')' {
+        return None;
+    }
+    // The `$(` that the `)` closes.
+    let mut depth = 0usize;
+    let mut open = None;
+    for i in (0..ts - 1).rev() {
+        match line[i] {
+            b')' => depth += 1,
+            b'(' if depth == 0 => {
+                open = Some(i);
+                break;
+            }
+            b'(' => depth -= 1,
+            _ => {}
+        }
+    }
+    let open = open.filter(|&o| o >= 1 && line[o - 1] == b'$')?;
+    let inner = std::str::from_utf8(&line[open + 1..ts - 1]).ok()?.trim();
+    let own = |arg: &str| {
+        let arg = arg.trim_matches('"');
+        arg.strip_prefix("$(dirname ")
+            .and_then(|r| r.split_once(')'))
+            .filter(|(of, _)| of.contains("$0") || of.contains("BASH_SOURCE"))
+            .map(|(_, rest)| rest.trim_matches('"').to_string())
+    };
+    if inner == "git rev-parse --show-toplevel" {
+        return Some(String::new());
+    }
+    if inner.starts_with("dirname ") {
+        return own(&format!("$({inner})")).map(|_| ".".to_string());
+    }
+    let cd = inner.strip_prefix("cd ")?;
+    let (arg, tail) = cd.split_once("&&").or_else(|| cd.split_once(';'))?;
+    if tail.trim() != "pwd" && tail.trim() != "pwd -P" {
+        return None;
+    }
+    let arg = arg.trim().trim_start_matches("-- ").trim();
+    // (`cd "$(dirname "$0")" 2>/dev/null && pwd`: the redirection is no part of the folder.)
+    let arg = arg
+        .split(" 2>")
+        .next()
+        .unwrap_or(arg)
+        .split(" >")
+        .next()
+        .unwrap_or(arg);
+    own(arg.trim()).map(|rest| format!(".{rest}"))
 }
 
 /// `$(dirname "$0")/x.sh`, `${DIR}/x.sh`, `"$SCRIPT_DIR/x.sh"`: the script's own folder.
@@ -2519,6 +2580,25 @@ app.all('/x/:id{/:op}', tally)\n";
                 Some(via),
                 "{line}"
             );
+        }
+        // A shell substitution's folder heads the path it prints: the script's, above it, the
+        // repository's; another's is unknown.
+        for (line, via) in [
+            (
+                r#"A="$(cd "$(dirname "$0")/.." && pwd)/lib/x.sh""#,
+                Some("./../lib/x.sh"),
+            ),
+            (
+                r#"A="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/x.sh""#,
+                Some("./lib/x.sh"),
+            ),
+            (
+                r#"A="$(git rev-parse --show-toplevel)/lib/x.sh""#,
+                Some("/lib/x.sh"),
+            ),
+            (r#"A="$(mktemp -d)/lib/x.sh""#, Some("/lib/x.sh")),
+        ] {
+            assert_eq!(cue(line, "x.sh", "t/a.sh").via.as_deref(), via, "{line}");
         }
         // Another program's `+argument` names nothing of the tree; a sum in code is code's.
         let c = cue(
