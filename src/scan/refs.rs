@@ -353,7 +353,7 @@ pub fn never_an_edge(
     }
     if cue & cue::FENCE != 0
         && cue & cue::IMPORT != 0
-        && via.is_some_and(|v| !v.contains('/') || v.starts_with('.'))
+        && via.is_some_and(|v| !fence_import_has_folders(v))
     {
         return true;
     }
@@ -437,10 +437,7 @@ pub fn decide_hinted(
     if let Some(via) = path_like {
         // An example's import in a document names the example's own modules unless its
         // folders say which of ours (`from plugin_eval.models import …`).
-        if m.cue & cue::FENCE != 0
-            && m.cue & cue::IMPORT != 0
-            && (!via.contains('/') || via.starts_with('.'))
-        {
+        if m.cue & cue::FENCE != 0 && m.cue & cue::IMPORT != 0 && !fence_import_has_folders(via) {
             return Decision::Weak;
         }
         let kind = if m.cue & cue::QUALIFIED != 0 {
@@ -1639,6 +1636,10 @@ fn decide_path(
     if let Some(d) = dotless(&exact).iter().find_map(lead) {
         return d;
     }
+    // An example's relative import names ours only where it leads from the document.
+    if import && relative && m.cue & cue::FENCE != 0 {
+        return Decision::Weak;
+    }
     // A Python or JavaScript relative import is exact (`from .. import Child`,
     // `require('./util')`): where it leads nowhere it names no other file of that name. (A
     // shell `source "$DIR/x.sh"` is read as the script's own folder, a guess.)
@@ -2070,6 +2071,17 @@ fn client_root_path(src: &str, via: &str, exists: &dyn Disk) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// Whether an example's import names folders of its own (`from plugin_eval.models import`,
+/// `require('../../lib/project-profile')`), which say which of ours it is: after the steps up
+/// (`./`, `../`), a folder and a module. `./Button`, `from .models import` name the example's.
+fn fence_import_has_folders(via: &str) -> bool {
+    let mut rest = via;
+    while let Some(r) = rest.strip_prefix("./").or_else(|| rest.strip_prefix("../")) {
+        rest = r;
+    }
+    rest.trim_start_matches('.').contains('/')
 }
 
 /// The name inside a placeholder a writer puts for a folder: `<skill-base-dir>`, `{baseDir}`,
@@ -2520,6 +2532,39 @@ mod tests {
         );
         let invoked = beside(cue::AS_HOOK) | cue::SLASH;
         assert!(edge_to(d("x.md", "after-all", invoked, None, &after)).is_some());
+    }
+
+    #[test]
+    fn an_examples_import_with_folders_may_name_ours() {
+        assert!(fence_import_has_folders("../../lib/project-profile"));
+        assert!(fence_import_has_folders("plugin_eval/models"));
+        assert!(!fence_import_has_folders("./Button"));
+        assert!(!fence_import_has_folders("../models"));
+        assert!(!fence_import_has_folders("models"));
+        // Written where it leads from the document: ours; leading nowhere: the example's.
+        let disk = |p: &str| {
+            if p == "lib/profile.js" {
+                OnDisk::File
+            } else {
+                OnDisk::Missing
+            }
+        };
+        let bearers = [(1, "lib/profile.js"), (2, "other/lib/profile.js")];
+        let at = |src: &str, via: &str| {
+            let m = Mention {
+                src,
+                name: "profile",
+                via: Some(via),
+                cue: cue::IMPORT | cue::FENCE | cue::SOURCE,
+                text: "",
+            };
+            decide(&m, &bearers, Tree::default(), &disk)
+        };
+        assert!(matches!(
+            at("docs/how/test.md", "../../lib/profile"),
+            Decision::Edge(1, ..)
+        ));
+        assert_eq!(at("docs/test.md", "./src/lib/profile"), Decision::Weak);
     }
 
     #[test]
