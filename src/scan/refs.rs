@@ -1676,11 +1676,24 @@ fn decide_path(
             && exact
                 .iter()
                 .any(|p| !p.is_empty() && exists.at(p) == OnDisk::Dir);
+    // The folders the written path leads to: a thing elsewhere of the folder's name is not
+    // the one meant (`href="../secure-auth/"` in a site's page is the page's folder, not the
+    // `secure-auth` skill).
+    let dirs: Vec<&str> = if folder {
+        exact
+            .iter()
+            .map(String::as_str)
+            .filter(|p| !p.is_empty() && exists.at(p) == OnDisk::Dir)
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
         // (A code package's folder written as a path is the folder, where its modules are:
         // not its `__init__.py` or `index.js`, which an import names.)
         .filter(|(_, b)| !folder || defines_named_folder(b, m.name) && !is_code_entry(b))
+        .filter(|(_, b)| dirs.is_empty() || dirs.contains(&dir_of(b)))
         .filter(|(_, b)| !import || same_lang(b))
         .filter(|(_, b)| agrees(&comps, b, outside, m.name))
         .filter(|(_, b)| {
@@ -2565,6 +2578,37 @@ mod tests {
             Decision::Edge(1, ..)
         ));
         assert_eq!(at("docs/test.md", "./src/lib/profile"), Decision::Weak);
+    }
+
+    #[test]
+    fn a_path_to_an_existing_folder_names_what_that_folder_holds() {
+        let disk = |p: &str| match p {
+            "secure-auth/SKILL.md" | "docs/secure-auth/index.html" => OnDisk::File,
+            "secure-auth" | "docs/secure-auth" | "docs/api" => OnDisk::Dir,
+            _ => OnDisk::Missing,
+        };
+        let bearers = [(1, "secure-auth/SKILL.md")];
+        let at = |src: &str, via: &str| {
+            let m = Mention {
+                src,
+                name: "secure-auth",
+                via: Some(via),
+                cue: cue::FOLDER,
+                text: "",
+            };
+            decide(&m, &bearers, Tree::default(), &disk)
+        };
+        // A site's page links to its sibling page's folder, not the skill of that name.
+        assert_eq!(at("docs/api/index.html", "../secure-auth/"), Decision::Weak);
+        // The skill's own folder, from anywhere.
+        assert!(matches!(
+            at("docs/api/index.html", "../../secure-auth/"),
+            Decision::Edge(1, ..)
+        ));
+        assert!(matches!(
+            at("README.md", "./secure-auth/"),
+            Decision::Edge(1, ..)
+        ));
     }
 
     #[test]
