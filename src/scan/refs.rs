@@ -1636,6 +1636,14 @@ fn decide_path(
     if let Some(d) = dotless(&exact).iter().find_map(lead) {
         return d;
     }
+    if let Some((id, page)) = site_page(via, bearers).filter(|_| !import) {
+        // (A page's own `permalink:` is its name, not a mention.)
+        return if page == m.src {
+            Decision::Tie
+        } else {
+            Decision::Edge(id, Resolution::Unique, kind)
+        };
+    }
     // An example's relative import names ours only where it leads from the document.
     if import && relative && m.cue & cue::FENCE != 0 {
         return Decision::Weak;
@@ -2095,6 +2103,29 @@ fn fence_import_has_folders(via: &str) -> bool {
         rest = r;
     }
     rest.trim_start_matches('.').contains('/')
+}
+
+/// The page a site's path is built from (`/en/skills/x/`, a permalink in a link or a
+/// `lang_peer:`): the Markdown file at that path in the site's source, `docs/` or the root
+/// (`docs/en/skills/x.md`, `docs/en/skills/x/index.md`), when one of the bearers is it.
+fn site_page<'b>(via: &str, bearers: &[(i64, &'b str)]) -> Option<(i64, &'b str)> {
+    let p = via.strip_prefix('/').filter(|p| !p.starts_with('/'))?;
+    let p = p.trim_end_matches('/');
+    let last = p.rsplit('/').next()?;
+    if p.is_empty() || last.contains('.') || !p.contains('/') {
+        return None;
+    }
+    let page = |b: &str| {
+        let b = b.strip_prefix("docs/").unwrap_or(b);
+        b.strip_suffix(".md")
+            .map(|s| s.strip_suffix("/index").unwrap_or(s))
+            == Some(p)
+    };
+    let mut hits = bearers.iter().filter(|(_, b)| page(b));
+    match (hits.next(), hits.next()) {
+        (Some(hit), None) => Some(*hit),
+        _ => None,
+    }
 }
 
 /// The name inside a placeholder a writer puts for a folder: `<skill-base-dir>`, `{baseDir}`,
@@ -2607,6 +2638,45 @@ mod tests {
         ));
         assert!(matches!(
             at("README.md", "./secure-auth/"),
+            Decision::Edge(1, ..)
+        ));
+    }
+
+    #[test]
+    fn a_sites_path_names_the_page_it_is_built_from() {
+        let bearers = [
+            (1, "docs/en/skills/ba.md"),
+            (2, "skills/ba/SKILL.md"),
+            (3, "docs/en/guide/index.md"),
+        ];
+        assert_eq!(site_page("/en/skills/ba/", &bearers), Some(bearers[0]));
+        assert_eq!(site_page("/en/skills/ba", &bearers), Some(bearers[0]));
+        assert_eq!(site_page("/en/guide/", &bearers), Some(bearers[2]));
+        // A file's path, a URL's, a one-word path: no page.
+        for via in [
+            "/en/skills/ba.html",
+            "//cdn/en/skills/ba",
+            "/ba/",
+            "en/skills/ba/",
+        ] {
+            assert_eq!(site_page(via, &bearers), None, "{via}");
+        }
+        // A page's own permalink is its name: a self mention.
+        let m = Mention {
+            src: "docs/en/skills/ba.md",
+            name: "ba",
+            via: Some("/en/skills/ba"),
+            cue: cue::FOLDER,
+            text: "permalink: /en/skills/ba/",
+        };
+        let disk = |_: &str| OnDisk::Missing;
+        assert_eq!(decide(&m, &bearers, Tree::default(), &disk), Decision::Tie);
+        let m = Mention {
+            src: "docs/ja/skills/ba.md",
+            ..m
+        };
+        assert!(matches!(
+            decide(&m, &bearers, Tree::default(), &disk),
             Decision::Edge(1, ..)
         ));
     }
