@@ -94,7 +94,9 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // private name patched through a dotted string, a drawing of the writer's own folder
         // under another name, a namespace among copies, the client's plugin installs, pathlib
         // joins (sixteenth); 17: a placeholder for a folder heads a path, a backup
-        // copy yields to the live file, extension modules, a join call's folders (seventeenth).
+        // copy yields to the live file, extension modules, a join call's folders, rosters of
+        // up to sixteen slashed names, a shell substitution's folder, an example's relative
+        // import with folders, a path to an existing folder, a site's page paths (seventeenth).
         "rules": 17,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
