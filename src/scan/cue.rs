@@ -2049,6 +2049,28 @@ pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
     out
 }
 
+/// The submodules a package's `__init__.py` imports from (`from .sub import x`, `from .sub.deep
+/// import y`), each bound to its name as importing it binds it on the package.
+pub fn package_submodule_bindings(hay: &[u8]) -> Vec<Binding> {
+    let mut out = Vec::new();
+    for (_, line) in lines_holding(hay, b"from .") {
+        let Ok(body) = std::str::from_utf8(line.trim_ascii()) else {
+            continue;
+        };
+        let Some((module, _)) = body
+            .strip_prefix("from .")
+            .and_then(|r| r.split_once(" import "))
+        else {
+            continue;
+        };
+        let sub = module.split('.').next().unwrap_or("");
+        if !sub.is_empty() && !module.starts_with('.') {
+            push_binding(&mut out, sub, format!("./{sub}"), false);
+        }
+    }
+    out
+}
+
 fn push_binding(out: &mut Vec<Binding>, bound: &str, module: String, from_import: bool) {
     let ok = !bound.is_empty()
         && bound

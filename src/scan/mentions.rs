@@ -90,7 +90,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
         path_joins(bytes, false, &mut out);
     }
     if python {
-        qualified(matcher, bytes, &long_strings, &mut out);
+        qualified(matcher, bytes, path, &long_strings, &mut out);
         dotted_module_strings(bytes, &mut out);
         patched_internals(matcher, bytes, &mut out);
         path_joins(bytes, true, &mut out);
@@ -1228,10 +1228,22 @@ fn modules_named_in_prose(bytes: &[u8], found: &mut [(Mention, Cue)]) {
 fn qualified(
     matcher: &Matcher,
     bytes: &[u8],
+    path: &str,
     long_strings: &[(usize, usize)],
     found: &mut Vec<(Mention, Cue)>,
 ) {
-    let bindings = cue::python_bindings(bytes);
+    let mut bindings = cue::python_bindings(bytes);
+    // In a package's `__init__.py`, `from .unix_events import *` also binds `unix_events`
+    // (importing a submodule sets it on its package): `unix_events.__all__` is its use.
+    if path.rsplit('/').next() == Some("__init__.py") {
+        let subs = cue::package_submodule_bindings(bytes);
+        // (A name the file binds otherwise, `from .utils import utils`, is that binding.)
+        let subs: Vec<_> = subs
+            .into_iter()
+            .filter(|s| !bindings.iter().any(|b| b.bound == s.bound))
+            .collect();
+        bindings.extend(subs);
+    }
     if bindings.is_empty() {
         return;
     }
@@ -2647,6 +2659,25 @@ mod tests {
         let text = "const p = path.join(ROOT, 'lib', 'fmt-x.py');\n";
         let got = found(&names, text, "gen.js");
         assert_eq!(got[0].3.as_deref(), Some("lib/fmt-x.py"), "{got:?}");
+    }
+
+    #[test]
+    fn a_packages_init_binds_the_submodules_it_imports_from() {
+        let names = ["unix_events"];
+        let text = "from .unix_events import *\n__all__ = unix_events.__all__\n";
+        let on_line_2 = |path: &str| {
+            found(&names, text, path)
+                .into_iter()
+                .filter(|(_, l, _, _)| *l == 2)
+                .map(|(_, _, _, v)| v)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            on_line_2("asyncio/__init__.py"),
+            [Some("./unix_events".to_string())]
+        );
+        // Elsewhere the import binds only what it lists.
+        assert!(on_line_2("asyncio/base.py").iter().all(Option::is_none));
     }
 
     #[test]
