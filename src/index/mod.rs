@@ -96,7 +96,8 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // joins (sixteenth); 17: a placeholder for a folder heads a path, a backup
         // copy yields to the live file, extension modules, a join call's folders, rosters of
         // up to sixteen slashed names, a shell substitution's folder, an example's relative
-        // import with folders, a path to an existing folder, a site's page paths (seventeenth).
+        // import with folders, a path to an existing folder, a site's page paths, submodules a
+        // package's `__init__.py` imports from (seventeenth).
         "rules": 17,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
