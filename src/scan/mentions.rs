@@ -923,18 +923,19 @@ fn dotted_module_strings(bytes: &[u8], found: &mut [(Mention, Cue)]) {
 /// A file name that ends a join of quoted folders is written with those folders: the path
 /// they make. In Python a `pathlib` join (`BASE / "resources" / "fmt.py"`, with `slash`); in
 /// Python and JavaScript the arguments of a join call (`os.path.join(root, "hooks", "x.json")`,
-/// `path.join(PLUGIN_ROOT, 'hooks', 'hooks.json')`).
+/// `path.join(PLUGIN_ROOT, 'hooks', 'hooks.json')`). (A join from the file's own folder,
+/// `path.join(__dirname, …)`, is `cue::joined_path`'s, written with `./`.)
 fn path_joins(bytes: &[u8], slash: bool, found: &mut [(Mention, Cue)]) {
     for (m, c) in found.iter_mut() {
         if c.via.is_none() {
-            c.via = joined_path(bytes, m.start, m.end, slash);
+            c.via = quoted_join(bytes, m.start, m.end, slash);
         }
     }
 }
 
 /// The path a join makes of the quoted file name at `bytes[start..end]` and the quoted folders
 /// before it (`path_joins`), if it is one.
-fn joined_path(bytes: &[u8], start: usize, end: usize, slash: bool) -> Option<String> {
+fn quoted_join(bytes: &[u8], start: usize, end: usize, slash: bool) -> Option<String> {
     let q = *bytes.get(start.checked_sub(1)?)?;
     if !matches!(q, b'"' | b'\'') || bytes.get(end) != Some(&q) {
         return None;
