@@ -97,7 +97,8 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // copy yields to the live file, extension modules, a join call's folders, rosters of
         // up to sixteen slashed names, a shell substitution's folder, an example's relative
         // import with folders, a path to an existing folder, a site's page paths, submodules a
-        // package's `__init__.py` imports from (seventeenth).
+        // package's `__init__.py` imports from, a broken relative path
+        // kept inside its plugin (seventeenth).
         "rules": 17,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()

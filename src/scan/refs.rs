@@ -1718,6 +1718,15 @@ fn decide_path(
                     })
         })
         .filter(|(_, b)| import || relative || outside || within_own_unit(m.src, &comps, b))
+        // A relative path to a file that leads nowhere is broken where it is written: it does
+        // not reach into another plugin by its tail (plugins are boundaries). A link to a
+        // folder (its README) may still name a sister plugin whose place moved.
+        .filter(|(_, b)| {
+            !relative || import || b.rsplit('/').next() == Some("README.md") || {
+                let (sp, bp) = (plugin_of(m.src, exists), plugin_of(b, exists));
+                sp.is_none() || bp.is_none() || sp == bp
+            }
+        })
         // (Last: it may read the file.)
         .filter(|(_, b)| !import || !is_empty_package(b, exists) && !modules_only(b))
         .map(|(id, b)| (*id, *b, kind))

@@ -453,3 +453,40 @@ fn a_name_tied_between_clients_copies_is_the_writers_clients_and_an_alias_import
         "{edges:?}"
     );
 }
+
+/// Plugins are boundaries for a broken relative link too: `../patterns/index.md` that leads
+/// nowhere in plugin `a` is not plugin `b`'s file of that tail; a link to a sister plugin's
+/// folder (its README) still reaches it.
+#[test]
+fn a_broken_relative_link_does_not_reach_into_another_plugin() {
+    let p = Project::empty();
+    p.write(".src/config.yaml", "scope:\n  include: [\"plugins/**\"]\n");
+    p.write(
+        "plugins/a/.claude-plugin/plugin.json",
+        "{\"name\": \"a\"}\n",
+    );
+    p.write(
+        "plugins/b/.claude-plugin/plugin.json",
+        "{\"name\": \"b\"}\n",
+    );
+    p.write(
+        "plugins/b/skills/b/library/x/patterns/index.md",
+        "# b's patterns\n",
+    );
+    p.write("plugins/b/README.md", "# b\n");
+    p.write(
+        "plugins/a/skills/a/library/index.md",
+        "- [Patterns](../patterns/index.md): patterns\n- [b](../../../../b/) sister plugin\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let edges = rows(
+        &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+        &["src", "dst", "line"],
+    );
+    let from_a: Vec<_> = edges
+        .iter()
+        .filter(|e| e[0] == "plugins/a/skills/a/library/index.md")
+        .map(|e| (e[1].as_str(), e[2].as_str()))
+        .collect();
+    assert_eq!(from_a, [("plugins/b/README.md", "2")], "{edges:?}");
+}
