@@ -1002,13 +1002,12 @@ fn in_join_call(bytes: &[u8], at: usize) -> bool {
         match bytes[i] {
             b')' | b']' | b'}' => depth += 1,
             b'(' if depth == 0 => {
-                let name_end = i;
-                let mut s = name_end;
+                let mut s = i;
                 while s > ls && (bytes[s - 1].is_ascii_alphanumeric() || bytes[s - 1] == b'_') {
                     s -= 1;
                 }
                 return matches!(
-                    &bytes[s..name_end],
+                    &bytes[s..i],
                     b"join" | b"resolve" | b"joinpath" | b"Path" | b"PurePath"
                 );
             }
@@ -2181,12 +2180,7 @@ fn generic_near(
                 .is_some_and(|(_, x)| x.eq_ignore_ascii_case("md"))
     };
     for (s, e, base, steps) in spans {
-        // In code a conventional name is a value the program works on (every plugin's
-        // `plugin.json`), even joined to folders.
-        if steps.is_none() && code {
-            continue;
-        }
-        if steps.is_none() && kind_of_file(base) {
+        if steps.is_none() && (code || kind_of_file(base)) {
             continue;
         }
         let line = memchr::memchr_iter(b'\n', &bytes[..s]).count() as u32 + 1;

@@ -1177,19 +1177,25 @@ fn imports_only_modules(text: &str, dir: &str, exists: &dyn Disk) -> bool {
 /// extension module by its stub or its source (`_speedups.pyi`, `_speedups.c`, `.pyx`), which
 /// a scope of `**/*.py` leaves unindexed.
 fn is_module_on_disk(dir: &str, name: &str, exists: &dyn Disk) -> bool {
-    let p = if dir.is_empty() {
+    let p = module_in(dir, name);
+    exists.at(&p) == OnDisk::Dir
+        || exists.at(&format!("{p}.py")) == OnDisk::File
+        || is_extension_module(dir, name, exists)
+}
+
+/// The path of module `name` in the package folder `dir`, without extension.
+fn module_in(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
         name.to_string()
     } else {
         format!("{dir}/{name}")
-    };
-    exists.at(&p) == OnDisk::Dir
-        || exists.at(&format!("{p}.py")) == OnDisk::File
-        || is_extension_module(&p, exists)
+    }
 }
 
-/// Whether `p` (a module's path without extension) is an extension module: no Python source,
+/// Whether the package folder `dir` holds `name` as an extension module: no Python source,
 /// but a stub or a source it is compiled from.
-fn is_extension_module(p: &str, exists: &dyn Disk) -> bool {
+fn is_extension_module(dir: &str, name: &str, exists: &dyn Disk) -> bool {
+    let p = module_in(dir, name);
     ["pyi", "pyx", "c"]
         .iter()
         .any(|x| exists.at(&format!("{p}.{x}")) == OnDisk::File)
@@ -1605,7 +1611,7 @@ fn decide_path(
                 // is the package's, which binds the name over its submodule's).
                 || m.cue & cue::QUALIFIED != 0
                     && attribute_after(m.text, &via.replace('/', "."))
-                        .is_some_and(|a| is_extension_module(&format!("{}/{a}", dir_of(b)), exists)))
+                        .is_some_and(|a| is_extension_module(dir_of(b), a, exists)))
     };
     let lead = |p: &String| -> Option<Decision> {
         if p.is_empty() {
@@ -1679,23 +1685,18 @@ fn decide_path(
     // SKILL.md, a package's `__init__.py`), not a file with the folder's name as its stem.
     // So is a path that leads to an existing folder without its slash (`[kit](../review-kit)`):
     // the folder, not a file in it that bears its name otherwise.
-    let folder = m.cue & cue::FOLDER != 0
-        || !import
-            && exact
-                .iter()
-                .any(|p| !p.is_empty() && exists.at(p) == OnDisk::Dir);
-    // The folders the written path leads to: a thing elsewhere of the folder's name is not
-    // the one meant (`href="../secure-auth/"` in a site's page is the page's folder, not the
-    // `secure-auth` skill).
-    let dirs: Vec<&str> = if folder {
-        exact
-            .iter()
-            .map(String::as_str)
-            .filter(|p| !p.is_empty() && exists.at(p) == OnDisk::Dir)
-            .collect()
-    } else {
-        Vec::new()
-    };
+    // The folders the written path leads to (probed once): written as a folder, a thing
+    // elsewhere of the folder's name is not the one meant (`href="../secure-auth/"` in a
+    // site's page is the page's folder, not the `secure-auth` skill).
+    let mut dirs: Vec<&str> = exact
+        .iter()
+        .map(String::as_str)
+        .filter(|p| !p.is_empty() && exists.at(p) == OnDisk::Dir)
+        .collect();
+    let folder = m.cue & cue::FOLDER != 0 || !import && !dirs.is_empty();
+    if !folder {
+        dirs.clear();
+    }
     let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
         // (A code package's folder written as a path is the folder, where its modules are:
@@ -2714,8 +2715,11 @@ mod tests {
             "pkg",
             &disk
         ));
-        assert!(is_extension_module("pkg/_speedups", &disk));
-        assert!(!is_extension_module("pkg/_native", &disk), "Python source");
+        assert!(is_extension_module("pkg", "_speedups", &disk));
+        assert!(
+            !is_extension_module("pkg", "_native", &disk),
+            "Python source"
+        );
         assert_eq!(
             attribute_after("Extension(\"pkg._speedups\", [])", "pkg"),
             Some("_speedups")

@@ -52,10 +52,9 @@ const VENDORED: [&str; 6] = [
 pub fn vendored(path: &str) -> bool {
     dir_of(path).split('/').any(|c| {
         VENDORED.contains(&c)
-            || c.len() >= 6
-                && c.as_bytes()
-                    .windows(6)
-                    .any(|w| w.eq_ignore_ascii_case(b"backup"))
+            || c.as_bytes()
+                .windows(6)
+                .any(|w| w.eq_ignore_ascii_case(b"backup"))
     })
 }
 
