@@ -623,7 +623,13 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
             .then(|| substituted_folder(line, ts))
             .flatten();
         if let Some(folder) = subst {
-            cue.via = Some(format!("{folder}{}", String::from_utf8_lossy(token)));
+            let path = String::from_utf8_lossy(token);
+            // (The repository's folder: the path from the root, not an absolute one.)
+            cue.via = Some(if folder.is_empty() {
+                path.trim_start_matches('/').to_string()
+            } else {
+                format!("{folder}{path}")
+            });
             a = ts;
         } else if lead_slash_only && !token[1..].contains(&b'.') {
             // `/librarian:ask`: the word before the colon is the command's namespace (a
@@ -2616,7 +2622,7 @@ app.all('/x/:id{/:op}', tally)\n";
             ),
             (
                 r#"A="$(git rev-parse --show-toplevel)/lib/x.sh""#,
-                Some("/lib/x.sh"),
+                Some("lib/x.sh"),
             ),
             (r#"A="$(mktemp -d)/lib/x.sh""#, Some("/lib/x.sh")),
         ] {
