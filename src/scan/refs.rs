@@ -809,6 +809,7 @@ fn bare_kind(
             && m.src.contains('/')
             && cue & cue::ROOT == 0
             && !projects_own
+            && !project_file_above(m, base, disk)
         {
             return None;
         }
@@ -1050,7 +1051,8 @@ fn is_output_style(path: &str) -> bool {
 
 /// Instruction files the client reads at every level of a project and in the user's home, and
 /// the files every project and plugin keeps by convention (a list of such names in a lint's
-/// allowlist, "update CHANGELOG.md" in a plugin's guide, names a kind of file).
+/// allowlist, "update CHANGELOG.md" in a plugin's guide, names a kind of file; the root's
+/// project files are found from below by `project_file_above`).
 fn is_client_file(base: &str) -> bool {
     [
         "CLAUDE.md",
@@ -1067,6 +1069,50 @@ fn is_client_file(base: &str) -> bool {
     ]
     .iter()
     .any(|c| base.eq_ignore_ascii_case(c))
+}
+
+/// Whether the root's project file `base` (`CHANGELOG.md`, `README.md`, `LICENSE`) is the one a
+/// bare mention in a subfolder means: a project keeps one, and "update CHANGELOG.md" in
+/// `docs/release.md` is the project's. Not where a folder on the way up keeps its own (a
+/// package's `CHANGELOG.md`, `docs/README.md`: that nearer one is meant), nor inside a plugin
+/// (installed alone, it means its own), nor "a README.md" (any folder's). The client's
+/// instruction files exist at every level and stay out (`is_client_file`).
+fn project_file_above(m: &Mention<'_>, base: &str, disk: &dyn Disk) -> bool {
+    const PROJECT_FILES: [&str; 7] = [
+        "README.md",
+        "CHANGELOG.md",
+        "CONTRIBUTING.md",
+        "LICENSE",
+        "LICENSE.md",
+        "SECURITY.md",
+        "CODE_OF_CONDUCT.md",
+    ];
+    if !PROJECT_FILES.iter().any(|p| base.eq_ignore_ascii_case(p))
+        || m.cue & cue::ANY != 0
+        || plugin_of(m.src, disk).is_some()
+    {
+        return false;
+    }
+    // A line listing several such names (`README.md, LICENSE, CHANGELOG.md` in an allowlist)
+    // speaks of kinds of files, any project's.
+    let mut listed: Vec<&str> = m
+        .text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+        .filter(|w| is_client_file(w))
+        .collect();
+    listed.sort_unstable();
+    listed.dedup();
+    if listed.len() > 1 {
+        return false;
+    }
+    let mut dir = dir_of(m.src);
+    while !dir.is_empty() {
+        if disk.at(&format!("{dir}/{base}")) != OnDisk::Missing {
+            return false;
+        }
+        dir = dir_of(dir);
+    }
+    true
 }
 
 /// Whether the file `src` lies inside the folder that holds the file at `path`.
@@ -3423,6 +3469,55 @@ mod tests {
             &c
         ))
         .is_some());
+    }
+
+    #[test]
+    fn a_root_project_file_is_named_bare_from_below_unless_a_nearer_one_is() {
+        let txt = |src, name: &str, text| {
+            let readmes = ["README.md", "docs/README.md"];
+            let b: &[&str] = if name == "README.md" {
+                &readmes
+            } else {
+                &["CHANGELOG.md"]
+            };
+            d_text(src, name, 0, None, text, b, &[])
+        };
+        // The project keeps one changelog: "update CHANGELOG.md" in its docs is that one.
+        let up = "### 3. Update CHANGELOG.md";
+        assert_eq!(
+            edge_to(txt("docs/release.md", "CHANGELOG.md", up)).map(|e| e.0),
+            Some(1)
+        );
+        assert_eq!(
+            edge_to(txt("scripts/gen.py", "README.md", "README.md")).map(|e| e.0),
+            Some(1)
+        );
+        // A folder on the way up keeps its own: that one, not the root's.
+        assert_eq!(
+            edge_to(txt("docs/guides/a.md", "README.md", "README.md")).map(|e| e.0),
+            Some(2)
+        );
+        // A plugin means its own; an allowlist of such names means any project's.
+        assert_eq!(
+            txt("plugins/p/skills/s/SKILL.md", "CHANGELOG.md", up),
+            Decision::Weak
+        );
+        let list = "- README.md, LICENSE, CHANGELOG.md";
+        assert_eq!(
+            txt("src/lint/SKILL.md", "CHANGELOG.md", list),
+            Decision::Weak
+        );
+        // "A CHANGELOG.md" is any project's.
+        let any = d_text(
+            "docs/a.md",
+            "CHANGELOG.md",
+            cue::ANY,
+            None,
+            "a CHANGELOG.md",
+            &["CHANGELOG.md"],
+            &[],
+        );
+        assert_eq!(any, Decision::Weak);
     }
 
     #[test]

@@ -135,9 +135,10 @@ where
             return None;
         }
         count += 1;
-        // Nearest: the longest shared folder prefix, and at that length a file in the very
-        // folder of `src` (a sibling, the root's file for a root file) before files below it.
-        let score = 2 * common_dirs(src, path) + usize::from(src_dir == dir_of(path));
+        // Nearest: the longest shared folder prefix, and at that length a file in a folder
+        // that holds `src` (a sibling, or one on the way up: the root's file from `scripts/`)
+        // before files in other branches or below it.
+        let score = 2 * common_dirs(src, path) + usize::from(holds(dir_of(path), src_dir));
         match best {
             Some(b) if score < b => continue,
             Some(b) if score == b => {}
@@ -240,9 +241,16 @@ impl Nearest {
         }
         let total = self.under.get("").map_or(0, |e| e.all.n);
         let dir = dir_of(src);
+        // A sibling; else under the deepest folder above that holds any, the one kept in that
+        // very folder (on the way up) before those in its other branches.
         let place = match self.direct.get(dir) {
             Some(sibling) => sibling,
-            None => dir_prefixes(dir).filter_map(|p| self.under.get(p)).last()?,
+            None => {
+                let (p, under) = dir_prefixes(dir)
+                    .filter_map(|p| Some((p, self.under.get(p)?)))
+                    .last()?;
+                self.direct.get(p).unwrap_or(under)
+            }
         };
         match (total, place.all.sole(), place.own.sole()) {
             (1, Some(id), _) => Some((id, Resolution::Unique)),
@@ -251,6 +259,13 @@ impl Nearest {
             _ => None,
         }
     }
+}
+
+/// Whether the folder `dir` is `src_dir` or one above it ("" holds every folder).
+fn holds(dir: &str, src_dir: &str) -> bool {
+    dir.is_empty()
+        || src_dir.starts_with(dir)
+            && matches!(src_dir.as_bytes().get(dir.len()), None | Some(b'/'))
 }
 
 /// The folder of a root-relative path, "" for the root.
@@ -382,6 +397,33 @@ mod tests {
             resolve("s/a/SKILL.md", deep),
             Some((2, Resolution::Nearest))
         );
+    }
+
+    #[test]
+    fn a_file_on_the_way_up_is_nearer_than_one_in_another_branch() {
+        let b = [(1, "README.md"), (2, "docs/README.md")];
+        let c = [
+            (1, "skills/foo.md"),
+            (2, "skills/b/foo.md"),
+            (3, "skills/a/deep/foo.md"),
+        ];
+        let idx = (Nearest::new(b), Nearest::new(c));
+        for (src, bearers, nearest, want) in [
+            ("scripts/gen.py", &b[..], &idx.0, Some(1)),
+            ("docs/guides/a.md", &b[..], &idx.0, Some(2)),
+            // At the same shared depth the folder above wins; a file below the writer's own
+            // folder is nearer still.
+            ("skills/c/x.md", &c[..], &idx.1, Some(1)),
+            ("skills/a/x.md", &c[..], &idx.1, Some(3)),
+        ] {
+            let got = resolve(src, bearers.iter().copied()).map(|r| r.0);
+            assert_eq!(got, want, "resolve from {src}");
+            assert_eq!(
+                nearest.resolve(src).map(|r| r.0),
+                want,
+                "Nearest from {src}"
+            );
+        }
     }
 
     #[test]
