@@ -589,6 +589,7 @@ pub fn decide_hinted(
         return match idx
             .resolve(m.src)
             .or_else(|| client_copy(m.src, &qualified))
+            .or_else(|| by_folder(m, &qualified))
         {
             Some((id, res)) => {
                 let kind = qualified
@@ -600,7 +601,7 @@ pub fn decide_hinted(
             None => Decision::Tie,
         };
     }
-    pick(m.src, &qualified)
+    pick(m, &qualified)
 }
 
 /// A name in a run of plain words joined by `/`. Where the run leads to a file or folder (from
@@ -706,12 +707,16 @@ fn kind_word(entity: Entity) -> u64 {
 }
 
 /// The nearest of the qualified bearers, as `resolve` decides among same-named files.
-fn pick(src: &str, qualified: &[(i64, &str, RefKind)]) -> Decision {
+fn pick(m: &Mention<'_>, qualified: &[(i64, &str, RefKind)]) -> Decision {
     if qualified.is_empty() {
         return Decision::Weak;
     }
+    let src = m.src;
     let pairs = || qualified.iter().map(|(id, p, _)| (*id, *p));
-    match resolve(src, pairs()).or_else(|| client_copy(src, qualified)) {
+    match resolve(src, pairs())
+        .or_else(|| client_copy(src, qualified))
+        .or_else(|| by_folder(m, qualified))
+    {
         Some((id, res)) => {
             let kind = qualified
                 .iter()
@@ -721,6 +726,74 @@ fn pick(src: &str, qualified: &[(i64, &str, RefKind)]) -> Decision {
         }
         None => Decision::Tie,
     }
+}
+
+/// Whether the decision `d` may differ on another line of the same file with the same name,
+/// cue and written form: a tie or a nearest bearer, which `by_folder` decides by the line, so
+/// a file's decision for the name is no answer for its other lines.
+pub fn reads_line(d: Decision) -> bool {
+    matches!(d, Decision::Tie | Decision::Edge(_, Resolution::Nearest, _))
+}
+
+/// A tie decided by a folder only one bearer lies in, which the writer lies in too or a URL on
+/// the line has: copies of a plugin's skill synced elsewhere
+/// (`plugins/kaizen/skills/x/SKILL.md`, `skills/x/SKILL.md`) are told apart by `kaizen` in
+/// `docs/plugins/kaizen/usage.md` or in a link to `…/plugins/kaizen/x`. Conventional folder
+/// names (`plugins`, `docs`) say nothing of whose; never a self mention.
+fn by_folder(m: &Mention<'_>, qualified: &[(i64, &str, RefKind)]) -> Option<(i64, Resolution)> {
+    const CONVENTIONAL: [&str; 16] = [
+        "plugins",
+        "plugin",
+        "skills",
+        "agents",
+        "commands",
+        "hooks",
+        "rules",
+        "docs",
+        "doc",
+        "src",
+        "lib",
+        "references",
+        "scripts",
+        "templates",
+        "examples",
+        ".claude",
+    ];
+    // (Code names its modules by import paths, not by where a writer is.)
+    let code = qualified
+        .iter()
+        .any(|q| matches!(q.2, RefKind::Import | RefKind::Use));
+    if qualified.len() < 2 || code || qualified.iter().any(|q| q.1 == m.src) {
+        return None;
+    }
+    fn folders(p: &str) -> Vec<&str> {
+        dir_of(p).split('/').filter(|f| !f.is_empty()).collect()
+    }
+    let writer = folders(m.src);
+    // A URL's folders (`https://docs.example/plugins/kaizen/x`), not a relative link's: that
+    // one leads to its own file, whatever its text says.
+    let urls: Vec<&str> = m
+        .text
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '"' | '\'' | '<' | '>'))
+        .filter(|t| t.contains("://"))
+        .collect();
+    let said = |f: &str| {
+        writer.contains(&f)
+            || urls
+                .iter()
+                .any(|u| u.split('/').skip(3).any(|seg| seg == f))
+    };
+    let mut hits = qualified.iter().filter(|(_, p, _)| {
+        folders(p).into_iter().any(|f| {
+            !CONVENTIONAL.iter().any(|c| f.eq_ignore_ascii_case(c))
+                && qualified
+                    .iter()
+                    .all(|(_, o, _)| o == p || !folders(o).contains(&f))
+                && said(f)
+        })
+    });
+    let (id, _, _) = hits.next()?;
+    hits.next().is_none().then_some((*id, Resolution::Nearest))
 }
 
 /// A tie between clients' copies, decided for the writer's client (`resolve::by_client`);
@@ -1077,6 +1150,8 @@ fn is_client_file(base: &str) -> bool {
 /// package's `CHANGELOG.md`, `docs/README.md`: that nearer one is meant), nor inside a plugin
 /// (installed alone, it means its own), nor "a README.md" (any folder's). The client's
 /// instruction files exist at every level and stay out (`is_client_file`).
+/// (A lint's allowlist of such names, `README.md, LICENSE, CHANGELOG.md`, speaks of any
+/// project's; "git add README.md CLAUDE.md" of ours: a list alone does not tell them apart.)
 fn project_file_above(m: &Mention<'_>, base: &str, disk: &dyn Disk) -> bool {
     const PROJECT_FILES: [&str; 7] = [
         "README.md",
@@ -1091,18 +1166,6 @@ fn project_file_above(m: &Mention<'_>, base: &str, disk: &dyn Disk) -> bool {
         || m.cue & cue::ANY != 0
         || plugin_of(m.src, disk).is_some()
     {
-        return false;
-    }
-    // A line listing several such names (`README.md, LICENSE, CHANGELOG.md` in an allowlist)
-    // speaks of kinds of files, any project's.
-    let mut listed: Vec<&str> = m
-        .text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
-        .filter(|w| is_client_file(w))
-        .collect();
-    listed.sort_unstable();
-    listed.dedup();
-    if listed.len() > 1 {
         return false;
     }
     let mut dir = dir_of(m.src);
@@ -1613,6 +1676,20 @@ fn decide_path(
         if !relative || via.starts_with("./") && comps.len() >= 2 {
             exact.push(comps.join("/"));
         }
+        // A script's absolute import (`from validators import X` in `scripts/office/pack.py`,
+        // a folder no `__init__.py` makes a package): Python puts the script's folder first on
+        // its path, so a module beside it is the one imported.
+        if import
+            && !relative
+            && !src_dir.is_empty()
+            && m.cue & cue::PROSE_MODULE == 0
+            && cue::lang_of(m.src, b"") == Some(cue::Lang::Python)
+            && exists.at(&format!("{src_dir}/__init__.py")) == OnDisk::Missing
+        {
+            if let Some(p) = join_normal(src_dir, via) {
+                exact.push(p);
+            }
+        }
         // A module named in prose ("the termui module" in a docstring of `click/`), not by an
         // import statement: from the root as an import would be, else the package's own.
         if import && !relative && m.cue & cue::PROSE_MODULE != 0 {
@@ -1844,7 +1921,7 @@ fn decide_path(
     if qualified.iter().any(|q| q.1 == m.src) {
         return Decision::Tie;
     }
-    pick(m.src, &qualified)
+    pick(m, &qualified)
 }
 
 /// Whether a dotted import (`from utils.cli_utils import` in `scripts/core/x.py`) reaches the
@@ -3497,14 +3574,9 @@ mod tests {
             edge_to(txt("docs/guides/a.md", "README.md", "README.md")).map(|e| e.0),
             Some(2)
         );
-        // A plugin means its own; an allowlist of such names means any project's.
+        // A plugin, installed alone, means its own.
         assert_eq!(
             txt("plugins/p/skills/s/SKILL.md", "CHANGELOG.md", up),
-            Decision::Weak
-        );
-        let list = "- README.md, LICENSE, CHANGELOG.md";
-        assert_eq!(
-            txt("src/lint/SKILL.md", "CHANGELOG.md", list),
             Decision::Weak
         );
         // "A CHANGELOG.md" is any project's.
@@ -3518,6 +3590,81 @@ mod tests {
             &[],
         );
         assert_eq!(any, Decision::Weak);
+    }
+
+    #[test]
+    fn a_tie_between_copies_goes_to_the_one_whose_folder_the_writer_or_a_url_names() {
+        let c = [
+            "plugins/kaizen/skills/root-cause-tracing/SKILL.md",
+            "skills/root-cause-tracing/SKILL.md",
+        ];
+        let to = |src, text| {
+            edge_to(d_text(
+                src,
+                "root-cause-tracing",
+                cue::SLASH,
+                None,
+                text,
+                &c,
+                &[],
+            ))
+            .map(|e| e.0)
+        };
+        // Under a folder named as one copy's: that copy.
+        assert_eq!(
+            to("guides/kaizen/usage.md", "`/root-cause-tracing`"),
+            Some(1)
+        );
+        // A URL on the line with that folder.
+        let url =
+            "- [/root-cause-tracing](https://docs.example/cek/plugins/kaizen/root-cause-tracing)";
+        assert_eq!(to("README.md", url), Some(1));
+        // Nothing says which: still a tie. A conventional folder (`plugins`) says nothing, nor
+        // does a relative link's folder (it leads to its own file).
+        assert_eq!(to("docs/guide.md", "`/root-cause-tracing`"), None);
+        assert_eq!(to("guides/plugins/x.md", "`/root-cause-tracing`"), None);
+        assert_eq!(
+            to(
+                "docs/a.md",
+                "[root-cause-tracing](plugins/kaizen/root-cause-tracing.md)"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_scripts_absolute_import_finds_the_module_beside_it() {
+        let c = [
+            "skills/docx/scripts/office/validators/__init__.py",
+            "skills/xlsx/scripts/office/validators/__init__.py",
+        ];
+        let text = "from validators import DOCXSchemaValidator";
+        let imp = cue::IMPORT | cue::CODE_FILE;
+        // (`docx/scripts/` is a package, so `office/` is no import root by the package rules:
+        // without the script's own folder, the import would take xlsx's copy.)
+        let got = d_text(
+            "skills/docx/scripts/office/pack.py",
+            "validators",
+            imp,
+            Some("validators"),
+            text,
+            &c,
+            &["skills/docx/scripts/__init__.py"],
+        );
+        assert_eq!(edge_to(got).map(|e| e.0), Some(1));
+        // Inside a package (its folder has an `__init__.py`), an absolute import is from the
+        // package root: no module beside it is meant.
+        let pkg = ["app/validators/__init__.py", "app/__init__.py"];
+        let got = d_text(
+            "app/main.py",
+            "validators",
+            imp,
+            Some("validators"),
+            text,
+            &pkg[..1],
+            &pkg[1..],
+        );
+        assert_eq!(got, Decision::Weak);
     }
 
     #[test]

@@ -127,7 +127,12 @@ impl<'b> Resolver<'b> {
                 && crate::scan::refs::import_statement(&m.text);
             let key = (m.name.as_str(), m.cue, m.via.as_deref(), statement);
             let d = match done.get(&key) {
-                Some(d) if m.cue & crate::scan::cue::FROM_PACKAGE == 0 => *d,
+                Some(d)
+                    if m.cue & crate::scan::cue::FROM_PACKAGE == 0
+                        && !crate::scan::refs::reads_line(*d) =>
+                {
+                    *d
+                }
                 _ => {
                     let d = self.decide(src, &m.name, m.cue, m.via.as_deref(), &m.text);
                     done.insert(key, d);
