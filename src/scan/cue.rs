@@ -440,6 +440,33 @@ pub fn cue_at(hay: &[u8], s: usize, e: usize, lang: Option<Lang>) -> Cue {
     cue_in(hay, s, e, lang, false)
 }
 
+/// Whether `line[s..e]` is one of a path's brace alternatives under a placeholder
+/// (`<slug>/{spec,retro}.md`): inside `{…}` with a comma, of path bytes only, the braces joined
+/// to a path that a placeholder for a folder heads.
+fn in_brace_set(line: &[u8], s: usize, e: usize) -> bool {
+    let set_byte =
+        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/' | b',');
+    let Some(open) = line[..s].iter().rposition(|b| !set_byte(*b)) else {
+        return false;
+    };
+    let Some(close) = line[e..].iter().position(|b| !set_byte(*b)).map(|i| e + i) else {
+        return false;
+    };
+    if line[open] != b'{' || line[close] != b'}' {
+        return false;
+    }
+    let set = &line[open + 1..close];
+    let joined = open >= 1 && line[open - 1] == b'/'
+        || matches!(line.get(close + 1), Some(b'.' | b'/' | b'-' | b'_'));
+    // The path's start, left of the braces, under a placeholder (`<slug>/`).
+    let mut ts = open;
+    while ts > 0 && (is_path_byte(line[ts - 1]) && line[ts - 1] != b'{') {
+        ts -= 1;
+    }
+    let placeholder = (ts..open).any(|i| placeholder_before(line, i).is_some());
+    set.contains(&b',') && joined && placeholder
+}
+
 /// Where a placeholder written in angle or square brackets starts, when one ends right before
 /// the path at `ts` (`<skill-base-dir>` before `/scripts/x.sh`): a word of name bytes only, so
 /// a tag with attributes (`<a href>`), a link's text or a comparison is none.
@@ -590,6 +617,13 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         && line[ts - 2] == b'/'
         && matches!(line.get(ts), Some(b'/' | b'.'))
     {
+        cue.bits |= GLOB;
+        return cue;
+    }
+    // So is a set of alternatives in a path under a placeholder (`<slug>/{spec,retro}.md`):
+    // brace expansion of a path that is no one's yet. (Under real folders,
+    // `commands/{research,design}.md` names each of those files, read as the path it expands to.)
+    if in_brace_set(line, s, e) {
         cue.bits |= GLOB;
         return cue;
     }
@@ -2427,6 +2461,20 @@ app.all('/x/:id{/:op}', tally)\n";
 
     fn has(c: &Cue, bit: u64) -> bool {
         c.bits & bit != 0
+    }
+
+    #[test]
+    fn a_brace_set_in_a_path_is_a_pattern() {
+        let c = |t: &str, n: &str| cue(t, n, "a.md");
+        assert!(has(
+            &c("`Glob <slug>/{spec,tests,retro}.md`", "retro"),
+            GLOB
+        ));
+        // Under real folders, the files the set expands to.
+        assert!(!has(&c("hooks/{pre,post}-commit.sh", "pre"), GLOB));
+        // Braces that are no set of a path's alternatives: a placeholder, code, a list.
+        assert!(!has(&c("`{retro}` and {retro, spec}", "retro"), GLOB));
+        assert!(!has(&c("import {retro,spec} from './x'", "retro"), GLOB));
     }
 
     #[test]
