@@ -36,6 +36,25 @@ pub fn common_dirs(a: &str, b: &str) -> usize {
         .count()
 }
 
+/// `common_dirs`, but a vendored container both lie under in different projects
+/// (`agents/external/wshobson/` and `agents/external/lst97/`) is no folder they share: each
+/// project kept there is as far from another as from the tree's own files.
+fn shared_dirs(a: &str, b: &str) -> usize {
+    let n = common_dirs(a, b);
+    let deeper = |p: &str| dir_of(p).split('/').count() > n;
+    let last = dir_of(a).split('/').nth(n.wrapping_sub(1));
+    if n > 0 && last.is_some_and(|c| VENDORED.contains(&c)) && deeper(a) && deeper(b) {
+        n - 1
+    } else {
+        n
+    }
+}
+
+/// Whether the folder `p` is a vendored container (`…/external`).
+fn is_vendor_container(p: &str) -> bool {
+    p.rsplit('/').next().is_some_and(|c| VENDORED.contains(&c))
+}
+
 /// Folders that hold another project's files kept in this one (`agents/external/wshobson/`).
 const VENDORED: [&str; 6] = [
     "external",
@@ -138,7 +157,7 @@ where
         // Nearest: the longest shared folder prefix, and at that length a file in a folder
         // that holds `src` (a sibling, or one on the way up: the root's file from `scripts/`)
         // before files in other branches or below it.
-        let score = 2 * common_dirs(src, path) + usize::from(holds(dir_of(path), src_dir));
+        let score = 2 * shared_dirs(src, path) + usize::from(holds(dir_of(path), src_dir));
         match best {
             Some(b) if score < b => continue,
             Some(b) if score == b => {}
@@ -246,7 +265,10 @@ impl Nearest {
         let place = match self.direct.get(dir) {
             Some(sibling) => sibling,
             None => {
+                // (Not a vendored container the writer lies deeper in: `external/` holds other
+                // projects, none nearer to another than to ours.)
                 let (p, under) = dir_prefixes(dir)
+                    .filter(|p| p.len() == dir.len() || !is_vendor_container(p))
                     .filter_map(|p| Some((p, self.under.get(p)?)))
                     .last()?;
                 self.direct.get(p).unwrap_or(under)
@@ -424,6 +446,21 @@ mod tests {
                 "Nearest from {src}"
             );
         }
+    }
+
+    #[test]
+    fn a_vendored_project_is_no_nearer_to_another_than_to_ours() {
+        let b = [
+            (1, ".claude/agents/external/lst97/infra/security-auditor.md"),
+            (2, ".claude/agents/security/security-auditor.md"),
+        ];
+        let src = ".claude/agents/external/wshobson/README.md";
+        assert_eq!(resolve(src, b).map(|r| r.0), Some(2));
+        assert_eq!(Nearest::new(b).resolve(src).map(|r| r.0), Some(2));
+        // Within one vendored project, its own copy is still the nearest.
+        let src = ".claude/agents/external/lst97/README.md";
+        assert_eq!(resolve(src, b).map(|r| r.0), Some(1));
+        assert_eq!(Nearest::new(b).resolve(src).map(|r| r.0), Some(1));
     }
 
     #[test]
