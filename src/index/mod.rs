@@ -98,8 +98,11 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // up to sixteen slashed names, a shell substitution's folder, an example's relative
         // import with folders, a path to an existing folder, a site's page paths, submodules a
         // package's `__init__.py` imports from, a broken relative path
-        // kept inside its plugin (seventeenth).
-        "rules": 17,
+        // kept inside its plugin (seventeenth); 18: a root project file named from below, a
+        // folder on the way up nearer than another branch, a tie between copies by the
+        // writer's or a URL's folder, a script's absolute import beside it, a brace set under
+        // a placeholder, a vendored container shared by no two projects (eighteenth).
+        "rules": 18,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }
