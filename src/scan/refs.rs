@@ -428,6 +428,16 @@ pub fn decide_hinted(
     if m.cue & cue::NO_NAME != 0 || bearers.is_empty() {
         return Decision::Weak;
     }
+    // A name of one or two letters (`do`, `qa`, `os`) is a word a reader cannot tell from any
+    // other, even invoked (`/do`, `` `qa` ``): only code's import of the module (`import os`,
+    // `from app import db`) or a path with folders (`/en/skills/ba/`) names it. (The labelled method lists no line for such a name: an
+    // edge there is one no reader would find.)
+    if m.name.chars().count() < 3
+        && m.cue & cue::IMPORT == 0
+        && !m.via.is_some_and(|v| v.contains('/'))
+    {
+        return Decision::Weak;
+    }
     if m.cue & cue::SLASHED != 0 {
         return decide_slashed(m, bearers, tree, exists, nearest, hint);
     }
@@ -3665,6 +3675,25 @@ mod tests {
             &pkg[1..],
         );
         assert_eq!(got, Decision::Weak);
+    }
+
+    #[test]
+    fn a_name_of_two_letters_is_named_only_by_an_import_or_a_path() {
+        let skill = ["skills/do/SKILL.md"];
+        assert_eq!(
+            d("README.md", "do", cue::SLASH, None, &skill),
+            Decision::Weak
+        );
+        assert_eq!(
+            d("README.md", "do", cue::CODE, None, &skill),
+            Decision::Weak
+        );
+        let m = ["app/db.py"];
+        let imp = cue::IMPORT | cue::CODE_FILE;
+        assert!(edge_to(d("app/main.py", "db", imp, Some("app/db"), &m)).is_some());
+        // Three letters are a name as before.
+        let skill = ["skills/gen/SKILL.md"];
+        assert!(edge_to(d("README.md", "gen", cue::SLASH, None, &skill)).is_some());
     }
 
     #[test]
