@@ -1132,26 +1132,27 @@ fn is_output_style(path: &str) -> bool {
     })
 }
 
-/// Instruction files the client reads at every level of a project and in the user's home, and
-/// the files every project and plugin keeps by convention (a list of such names in a lint's
-/// allowlist, "update CHANGELOG.md" in a plugin's guide, names a kind of file; the root's
-/// project files are found from below by `project_file_above`).
+/// Instruction files the client reads at every level of a project and in the user's home.
+const INSTRUCTION_FILES: [&str; 4] = ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md"];
+
+/// Files every project and plugin keeps by convention.
+const PROJECT_FILES: [&str; 7] = [
+    "README.md",
+    "CHANGELOG.md",
+    "CONTRIBUTING.md",
+    "LICENSE",
+    "LICENSE.md",
+    "SECURITY.md",
+    "CODE_OF_CONDUCT.md",
+];
+
+/// Whether `base` is a file kept at any level: the client's instruction files and the
+/// project files (the root's are found from below by `project_file_above`).
 fn is_client_file(base: &str) -> bool {
-    [
-        "CLAUDE.md",
-        "CLAUDE.local.md",
-        "AGENTS.md",
-        "GEMINI.md",
-        "README.md",
-        "CHANGELOG.md",
-        "CONTRIBUTING.md",
-        "LICENSE",
-        "LICENSE.md",
-        "SECURITY.md",
-        "CODE_OF_CONDUCT.md",
-    ]
-    .iter()
-    .any(|c| base.eq_ignore_ascii_case(c))
+    INSTRUCTION_FILES
+        .iter()
+        .chain(PROJECT_FILES.iter())
+        .any(|c| base.eq_ignore_ascii_case(c))
 }
 
 /// Whether the root's project file `base` (`CHANGELOG.md`, `README.md`, `LICENSE`) is the one a
@@ -1159,19 +1160,10 @@ fn is_client_file(base: &str) -> bool {
 /// `docs/release.md` is the project's. Not where a folder on the way up keeps its own (a
 /// package's `CHANGELOG.md`, `docs/README.md`: that nearer one is meant), nor inside a plugin
 /// (installed alone, it means its own), nor "a README.md" (any folder's). The client's
-/// instruction files exist at every level and stay out (`is_client_file`).
+/// instruction files exist at every level and stay out.
 /// (A lint's allowlist of such names, `README.md, LICENSE, CHANGELOG.md`, speaks of any
 /// project's; "git add README.md CLAUDE.md" of ours: a list alone does not tell them apart.)
 fn project_file_above(m: &Mention<'_>, base: &str, disk: &dyn Disk) -> bool {
-    const PROJECT_FILES: [&str; 7] = [
-        "README.md",
-        "CHANGELOG.md",
-        "CONTRIBUTING.md",
-        "LICENSE",
-        "LICENSE.md",
-        "SECURITY.md",
-        "CODE_OF_CONDUCT.md",
-    ];
     if !PROJECT_FILES.iter().any(|p| base.eq_ignore_ascii_case(p))
         || m.cue & cue::ANY != 0
         || plugin_of(m.src, disk).is_some()
