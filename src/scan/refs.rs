@@ -430,8 +430,8 @@ pub fn decide_hinted(
     }
     // A name of one or two letters (`do`, `qa`, `os`) is a word a reader cannot tell from any
     // other, even invoked (`/do`, `` `qa` ``): only code's import of the module (`import os`,
-    // `from app import db`) or a path with folders (`/en/skills/ba/`) names it. (The labelled method lists no line for such a name: an
-    // edge there is one no reader would find.)
+    // `from app import db`) or a path with folders (`/en/skills/ba/`) names it. (The labelled
+    // method lists no line for such a name: an edge there is one no reader would find.)
     if m.name.chars().count() < 3
         && m.cue & cue::IMPORT == 0
         && !m.via.is_some_and(|v| v.contains('/'))
@@ -748,8 +748,9 @@ pub fn reads_line(d: Decision) -> bool {
 /// A tie decided by a folder only one bearer lies in, which the writer lies in too or a URL on
 /// the line has: copies of a plugin's skill synced elsewhere
 /// (`plugins/kaizen/skills/x/SKILL.md`, `skills/x/SKILL.md`) are told apart by `kaizen` in
-/// `docs/plugins/kaizen/usage.md` or in a link to `…/plugins/kaizen/x`. Conventional folder
-/// names (`plugins`, `docs`) say nothing of whose; never a self mention.
+/// the writer's folders (`guides/kaizen/usage.md`) or in a URL on the line
+/// (`https://docs.example/plugins/kaizen/x`). Conventional folder names (`plugins`, `docs`) say
+/// nothing of whose; imports are not decided so; never a self mention.
 fn by_folder(m: &Mention<'_>, qualified: &[(i64, &str, RefKind)]) -> Option<(i64, Resolution)> {
     const CONVENTIONAL: [&str; 16] = [
         "plugins",
