@@ -67,13 +67,18 @@ const VENDORED: [&str; 6] = [
 
 /// Whether the file at `path` lies in a vendored folder: a copy of someone else's, which the
 /// project's own file of the same name outranks when they are equally near. So does a copy
-/// kept as a backup (`_backup/`, `backup-pre-x/`, `x.backup/`): the live file is the one meant.
+/// kept as a backup (`_backup/`, `backup-pre-x/`, `x.backup/`), in an archive or for provenance
+/// (`provenance/original-research/`): the live file is the one meant.
 pub fn vendored(path: &str) -> bool {
     dir_of(path).split('/').any(|c| {
         VENDORED.contains(&c)
             || c.as_bytes()
                 .windows(6)
                 .any(|w| w.eq_ignore_ascii_case(b"backup"))
+            || matches!(
+                c.to_ascii_lowercase().as_str(),
+                "archive" | "archived" | "_archive" | "provenance"
+            )
     })
 }
 
@@ -410,6 +415,17 @@ mod tests {
         assert_eq!(resolve(inside, backup), Some((1, Resolution::Nearest)));
         let plain = [(1, "work/backing/recipe.md"), (2, "work/recipe.md")];
         assert_eq!(resolve("notes/a.md", plain), None, "no backup: a tie");
+        // So are a copy kept in an archive or for provenance.
+        for kept in [
+            "archive/research/SYNTHESIS.md",
+            "spec/provenance/SYNTHESIS.md",
+        ] {
+            let copies = [(1, kept), (2, "design/research/SYNTHESIS.md")];
+            assert_eq!(
+                resolve("notes/a.md", copies),
+                Some((2, Resolution::Nearest))
+            );
+        }
         // A file in the mentioning file's own folder is nearer than one below it, the root's
         // for a root file (`tokenize.py` from `token.py`, not `lib2to3/pgen2/tokenize.py`).
         let root = [(1, "lib2to3/pgen2/tokenize.py"), (2, "tokenize.py")];
