@@ -1906,6 +1906,19 @@ fn decide_path(
                 })
                 .map(|(id, b)| (*id, *b, kind))
                 .collect();
+            // A moved file keeps its folders' names: `skills/storybook/references/x.md` moved
+            // under `skills/archive/` is the one still in a `storybook` folder, not another
+            // skill's `references/x.md`.
+            let kept = |b: &str| {
+                let folders: Vec<&str> = dir_of(b).split('/').collect();
+                comps[..comps.len() - 1]
+                    .iter()
+                    .filter(|c| folders.contains(c))
+                    .count()
+            };
+            if let Some(most) = qualified.iter().map(|q| kept(q.1)).max() {
+                qualified.retain(|q| kept(q.1) == most);
+            }
         }
     }
     // A project's own install of a skill (`./.claude/skills/memory/cli.js`) that is not here:
@@ -3668,6 +3681,23 @@ mod tests {
             &pkg[1..],
         );
         assert_eq!(got, Decision::Weak);
+    }
+
+    #[test]
+    fn a_moved_file_is_the_one_still_in_its_folders() {
+        let c = [
+            "skills/archive/storybook/references/tips-and-tricks.md",
+            "skills/figma/references/tips-and-tricks.md",
+        ];
+        let via = "skills/storybook/references/tips-and-tricks.md";
+        let got = d(
+            "docs/plan.md",
+            "tips-and-tricks.md",
+            cue::CODE,
+            Some(via),
+            &c,
+        );
+        assert_eq!(edge_to(got).map(|e| e.0), Some(1));
     }
 
     #[test]
