@@ -101,7 +101,8 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // kept inside its plugin (seventeenth); 18: a root project file named from below, a
         // folder on the way up nearer than another branch, a tie between copies by the
         // writer's or a URL's folder, a script's absolute import beside it, a brace set under
-        // a placeholder, a vendored container shared by no two projects (eighteenth).
+        // a placeholder, a vendored container shared by no two projects, short names, archived
+        // copies, a moved file's folders (eighteenth).
         "rules": 18,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
