@@ -794,12 +794,20 @@ fn by_folder(m: &Mention<'_>, qualified: &[(i64, &str, RefKind)]) -> Option<(i64
                 .iter()
                 .any(|u| u.split('/').skip(3).any(|seg| seg == f))
     };
+    // How many bearers lie in a folder of each name: a folder one alone lies in is its own.
+    let mut lying_in: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (_, p, _) in qualified {
+        let mut fs = folders(p);
+        fs.sort_unstable();
+        fs.dedup();
+        for f in fs {
+            *lying_in.entry(f).or_default() += 1;
+        }
+    }
     let mut hits = qualified.iter().filter(|(_, p, _)| {
         folders(p).into_iter().any(|f| {
             !CONVENTIONAL.iter().any(|c| f.eq_ignore_ascii_case(c))
-                && qualified
-                    .iter()
-                    .all(|(_, o, _)| o == p || !folders(o).contains(&f))
+                && lying_in.get(f) == Some(&1)
                 && said(f)
         })
     });
@@ -1664,6 +1672,12 @@ fn decide_path(
     let via = expanded.as_deref().unwrap_or(token);
     let relative = via.starts_with("./") || via.starts_with("../") || via == "." || via == "..";
     let (comps, outside) = written_components(via, tree.root_is_home);
+    // The importing file's language (`same_lang` below, a script's import beside it).
+    let src_lang = if import {
+        cue::lang_of(m.src, b"")
+    } else {
+        None
+    };
     // The exact files the written path can lead to: relative to the mentioning file, then from
     // the root. An absolute Python import is from the package root, never the file's folder.
     let mut exact: Vec<String> = Vec::new();
@@ -1686,7 +1700,7 @@ fn decide_path(
             && !relative
             && !src_dir.is_empty()
             && m.cue & cue::PROSE_MODULE == 0
-            && cue::lang_of(m.src, b"") == Some(cue::Lang::Python)
+            && src_lang == Some(cue::Lang::Python)
             && exists.at(&format!("{src_dir}/__init__.py")) == OnDisk::Missing
         {
             if let Some(p) = join_normal(src_dir, via) {
@@ -1719,11 +1733,6 @@ fn decide_path(
     // existing file: a reference to that one, not a bearer.
     // A Python or JavaScript import names a module of its own language (`from .x import y`
     // is not `x.js`), whichever of the two the index met first.
-    let src_lang = if import {
-        cue::lang_of(m.src, b"")
-    } else {
-        None
-    };
     let same_lang = |b: &str| match src_lang {
         Some(l @ (cue::Lang::Python | cue::Lang::Script)) => cue::lang_of(b, b"") == Some(l),
         _ => true,

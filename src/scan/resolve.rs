@@ -42,8 +42,8 @@ pub fn common_dirs(a: &str, b: &str) -> usize {
 fn shared_dirs(a: &str, b: &str) -> usize {
     let n = common_dirs(a, b);
     let deeper = |p: &str| dir_of(p).split('/').count() > n;
-    let last = dir_of(a).split('/').nth(n.wrapping_sub(1));
-    if n > 0 && last.is_some_and(|c| VENDORED.contains(&c)) && deeper(a) && deeper(b) {
+    let last = n.checked_sub(1).and_then(|i| dir_of(a).split('/').nth(i));
+    if last.is_some_and(|c| VENDORED.contains(&c)) && deeper(a) && deeper(b) {
         n - 1
     } else {
         n
