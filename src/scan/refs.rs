@@ -739,10 +739,16 @@ fn pick(m: &Mention<'_>, qualified: &[(i64, &str, RefKind)]) -> Decision {
 }
 
 /// Whether the decision `d` may differ on another line of the same file with the same name,
-/// cue and written form: a tie or a nearest bearer, which `by_folder` decides by the line, so
-/// a file's decision for the name is no answer for its other lines.
+/// cue and written form: a tie or a nearest bearer, which `by_folder` decides by a URL on the
+/// line (`has_url`), so a file's decision for the name is no answer for its other lines that
+/// hold one. (The writer's folders, its other evidence, are the file's.)
 pub fn reads_line(d: Decision) -> bool {
     matches!(d, Decision::Tie | Decision::Edge(_, Resolution::Nearest, _))
+}
+
+/// Whether a line holds a URL, whose folders `by_folder` reads.
+pub fn has_url(text: &str) -> bool {
+    text.contains("://")
 }
 
 /// A tie decided by a folder only one bearer lies in, which the writer lies in too or a URL on
@@ -786,7 +792,7 @@ fn by_folder(m: &Mention<'_>, qualified: &[(i64, &str, RefKind)]) -> Option<(i64
     let urls: Vec<&str> = m
         .text
         .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '"' | '\'' | '<' | '>'))
-        .filter(|t| t.contains("://"))
+        .filter(|t| has_url(t))
         .collect();
     let said = |f: &str| {
         writer.contains(&f)

@@ -118,18 +118,21 @@ impl<'b> Resolver<'b> {
     /// Fills `to` and `weak` of each mention found in the file at `src` (each written form
     /// resolved once).
     fn resolve_all(&self, src: &str, found: &mut [Found]) {
-        let mut done: FnvMap<(&str, u64, Option<&str>, bool), Decision> = FnvMap::default();
+        let mut done: FnvMap<(&str, u64, Option<&str>, bool, bool), Decision> = FnvMap::default();
         let mut out = Vec::with_capacity(found.len());
         for m in found.iter() {
             // (A `from P import …` line's package is decided by the line's names, and an
             // import by whether its line is an import statement: `refs::import_statement`.)
             let statement = m.cue & crate::scan::cue::IMPORT != 0
                 && crate::scan::refs::import_statement(&m.text);
-            let key = (m.name.as_str(), m.cue, m.via.as_deref(), statement);
+            // (A tie or a nearest pick is decided by the line where it holds a URL: such a line
+            // is decided alone, `refs::reads_line`.)
+            let url = crate::scan::refs::has_url(&m.text);
+            let key = (m.name.as_str(), m.cue, m.via.as_deref(), statement, url);
             let d = match done.get(&key) {
                 Some(d)
                     if m.cue & crate::scan::cue::FROM_PACKAGE == 0
-                        && !crate::scan::refs::reads_line(*d) =>
+                        && !(url && crate::scan::refs::reads_line(*d)) =>
                 {
                     *d
                 }
