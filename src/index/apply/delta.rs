@@ -140,6 +140,20 @@ impl NameDelta {
                 .filter(|p| std::fs::symlink_metadata(root.join(p)).is_err())
                 .collect();
             package_names.extend(names_through_changed_folders(conn, plan, &gone)?);
+            // Whether `from P import m` names `P`'s `__init__.py` depends on which modules `P`
+            // holds (`scan::refs::imports_only_modules`): a Python file coming or going is a
+            // module coming or going for each package folder above it.
+            let modules = plan
+                .added
+                .iter()
+                .map(|e| e.path.as_str())
+                .chain(plan.removed.iter().map(|(_, p)| p.as_str()))
+                .filter(|p| [".py", ".pyi", ".pyx", ".c"].iter().any(|x| p.ends_with(x)));
+            for p in modules {
+                for dir in p.match_indices('/').map(|(i, _)| &p[..i]) {
+                    package_names.insert(dir.rsplit('/').next().unwrap_or(dir).to_string());
+                }
+            }
             let gone_dirs = gone.iter().filter_map(|p| {
                 p.strip_suffix("/__init__.py")
                     .or_else(|| p.strip_suffix("/.claude-plugin/plugin.json"))
