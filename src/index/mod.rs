@@ -102,8 +102,10 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // folder on the way up nearer than another branch, a tie between copies by the
         // writer's or a URL's folder, a script's absolute import beside it, a brace set under
         // a placeholder, a vendored container shared by no two projects, short names, archived
-        // copies, a moved file's folders (eighteenth).
-        "rules": 18,
+        // copies, a moved file's folders (eighteenth); 19: a date or number is no stem, a
+        // test yields to the file it is named after, a script's folder variable, a spread,
+        // an annotated parameter's default (nineteenth).
+        "rules": 19,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -181,8 +181,14 @@ pub fn stem_of(base: &str) -> &str {
     }
 }
 
+/// A stem is a name when long enough, not on the stoplist, and spelled with a letter: a
+/// date or a number (`2025-11-18.md`, `001.sql`) written alone is that date or number.
 fn stem_ok(stem: &str, cfg: &Names) -> bool {
-    stem.chars().count() >= cfg.min_stem_len && !cfg.stoplist.iter().any(|s| s == stem)
+    stem.chars().count() >= cfg.min_stem_len
+        && stem
+            .bytes()
+            .any(|b| b.is_ascii_alphabetic() || !b.is_ascii())
+        && !cfg.stoplist.iter().any(|s| s == stem)
 }
 
 #[cfg(test)]
@@ -206,6 +212,20 @@ mod tests {
                 ("implementer".into(), "stem"),
             ]
         );
+    }
+
+    #[test]
+    fn a_date_or_a_number_is_no_stem() {
+        for p in [
+            "sessions/log/2025-11-18.md",
+            "migrations/001.sql",
+            "notes/1.2.3.md",
+        ] {
+            let got = names(p);
+            assert_eq!(got.len(), 2, "{got:?}");
+            assert_eq!(got[1].1, "basename");
+        }
+        assert_eq!(names("log/2025-11-18-retro.md").len(), 3);
     }
 
     #[test]
