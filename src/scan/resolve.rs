@@ -82,6 +82,45 @@ pub fn vendored(path: &str) -> bool {
     })
 }
 
+/// Whether the tests among `paths` yield to the rest: some are tests and some are not. A test
+/// is named after what it tests (`test/unit/core/AxiosHeaders.js` after
+/// `lib/core/AxiosHeaders.js`), as a fixture copies it: the name means the tested file,
+/// however near the test lies.
+fn tests_yield<'a>(paths: impl Iterator<Item = &'a str>) -> bool {
+    let (mut tests, mut others) = (false, false);
+    for p in paths {
+        if is_test(p) {
+            tests = true;
+        } else {
+            others = true;
+        }
+        if tests && others {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the file at `path` is a test or a test's fixture: in a folder of tests
+/// (`test/`, `tests/`, `__tests__/`, `spec/`) or named as one (`test_x.py`, `x_test.go`,
+/// `x.test.ts`, `x.spec.js`, `conftest.py`).
+pub fn is_test(path: &str) -> bool {
+    let in_tests = dir_of(path).split('/').any(|c| {
+        matches!(
+            c.to_ascii_lowercase().as_str(),
+            "test" | "tests" | "__tests__" | "spec" | "specs"
+        )
+    });
+    let base = path.rsplit('/').next().unwrap_or(path);
+    let stem = base.split('.').next().unwrap_or(base);
+    in_tests
+        || base == "conftest.py"
+        || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || base.contains(".test.")
+        || base.contains(".spec.")
+}
+
 /// The hidden folders where coding clients keep their agents, commands and skills: a
 /// repository serving several clients keeps a copy of each for each.
 const CLIENT_FOLDERS: [&str; 12] = [
@@ -154,11 +193,16 @@ where
     let (mut at_best, mut own) = (Tally::default(), Tally::default());
     let mut count = 0usize;
     let src_dir = dir_of(src);
+    let bearers: Vec<(i64, &str)> = bearers.into_iter().collect();
+    if bearers.iter().any(|(_, p)| *p == src) {
+        return None;
+    }
+    let tested = tests_yield(bearers.iter().map(|b| b.1));
     for (id, path) in bearers {
-        if path == src {
-            return None;
-        }
         count += 1;
+        if tested && is_test(path) {
+            continue;
+        }
         // Nearest: the longest shared folder prefix, and at that length a file in a folder
         // that holds `src` (a sibling, or one on the way up: the root's file from `scripts/`)
         // before files in other branches or below it.
@@ -238,8 +282,13 @@ impl Nearest {
         let mut under: HashMap<String, Place> = HashMap::new();
         let mut direct: HashMap<String, Place> = HashMap::new();
         let mut paths = HashSet::new();
+        let bearers: Vec<(i64, &str)> = bearers.into_iter().collect();
+        let tested = tests_yield(bearers.iter().map(|b| b.1));
         for (id, path) in bearers {
             paths.insert(path.to_string());
+            if tested && is_test(path) {
+                continue;
+            }
             let dir = dir_of(path);
             let own = !vendored(path);
             for prefix in dir_prefixes(dir) {
@@ -263,7 +312,7 @@ impl Nearest {
         if self.paths.contains(src) {
             return None;
         }
-        let total = self.under.get("").map_or(0, |e| e.all.n);
+        let total = self.paths.len();
         let dir = dir_of(src);
         // A sibling; else under the deepest folder above that holds any, the one kept in that
         // very folder (on the way up) before those in its other branches.
@@ -310,6 +359,40 @@ fn dir_prefixes(dir: &str) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_yields_to_the_file_it_is_named_after() {
+        let b = [
+            (1, "lib/core/AxiosHeaders.js"),
+            (2, "test/unit/core/AxiosHeaders.js"),
+        ];
+        for src in [
+            "test/specs/instance.spec.js",
+            "test/unit/core/x.js",
+            "README.md",
+        ] {
+            assert_eq!(resolve(src, b).map(|r| r.0), Some(1), "{src}");
+            assert_eq!(Nearest::new(b).resolve(src).map(|r| r.0), Some(1), "{src}");
+        }
+        // The test itself says nothing by its name; tests alone are what the name has.
+        assert_eq!(resolve("test/unit/core/AxiosHeaders.js", b), None);
+        assert_eq!(
+            Nearest::new(b).resolve("test/unit/core/AxiosHeaders.js"),
+            None
+        );
+        let only = [(2, "tests/a/conftest.py"), (3, "tests/b/conftest.py")];
+        assert_eq!(resolve("tests/a/test_x.py", only).map(|r| r.0), Some(2));
+        for (p, t) in [
+            ("tests/fixtures/.claude/agents/x.md", true),
+            ("src/x.test.ts", true),
+            ("pkg/test_io.py", true),
+            ("cmd/run_test.go", true),
+            ("src/contest.py", false),
+            ("latest/x.md", false),
+        ] {
+            assert_eq!(is_test(p), t, "{p}");
+        }
+    }
 
     #[test]
     fn a_tie_between_clients_copies_is_the_writers_clients() {
