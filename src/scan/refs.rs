@@ -1947,7 +1947,7 @@ fn decide_path(
         shaped && exact.iter().all(|p| exists.at(p) == OnDisk::Missing)
     };
     if qualified.is_empty() && (outside || !import && project_install()) {
-        qualified = installed_copy(&comps, bearers, kind, exists);
+        qualified = installed_copy(&comps, bearers, kind, exists, project_variable(via));
     }
     if qualified.iter().any(|q| q.1 == m.src) {
         return Decision::Tie;
@@ -2009,11 +2009,16 @@ fn is_template(path: &str) -> bool {
 /// A file name alone, or with a conventional folder, says nothing of which copy. A skill's
 /// folder is installed by its name: `~/.claude/skills/telegram/scripts/x.py` is the tree's
 /// `skills/messaging/telegram/scripts/x.py` when that `telegram/` holds a SKILL.md.
+///
+/// Under a script's variable for one of its folders (`$SCRIPTS_DIR/pr/resolve_thread.py`,
+/// `variable`), a distinctive file name whose every written folder the bearer has, last to
+/// first, is that file: the variable stands for the folders above.
 fn installed_copy<'b>(
     comps: &[&str],
     bearers: &[(i64, &'b str)],
     kind: RefKind,
     exists: &dyn Disk,
+    variable: bool,
 ) -> Vec<(i64, &'b str, RefKind)> {
     let agreed = |b: &str| {
         let n = comps
@@ -2041,11 +2046,17 @@ fn installed_copy<'b>(
             let through = b.len() - tail.len() + comps[folder].len();
             exists.at(&format!("{}/SKILL.md", &b[..through])) == OnDisk::File
         };
+        let whole = || {
+            variable
+                && n == comps.len()
+                && is_distinctive(super::names::stem_of(comps[comps.len() - 1]))
+        };
         let named = n >= 2
             && (comps[folders]
                 .iter()
                 .any(|f| !UNIT_FOLDERS.contains(f) && is_distinctive(f))
-                || skill());
+                || skill()
+                || whole());
         if named {
             n
         } else {
@@ -2083,6 +2094,22 @@ fn installed_copy<'b>(
         [one] => vec![(one.1, one.2, kind)],
         _ => Vec::new(),
     }
+}
+
+/// Whether a written path starts with a variable a script names one of its folders by
+/// (`$SCRIPTS_DIR/…`, `${ROOT}/…`), not the home or a temporary folder's.
+fn project_variable(via: &str) -> bool {
+    let Some(rest) = via.strip_prefix('$') else {
+        return false;
+    };
+    let rest = rest.strip_prefix('{').unwrap_or(rest);
+    let name: &str = rest
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
+    !name.is_empty()
+        && !matches!(name, "HOME" | "USERPROFILE" | "TMPDIR" | "TMP" | "TEMP")
+        && !name.starts_with("XDG_")
 }
 
 /// The client's folders a file is installed into by its kind (skills go by their folder).
@@ -3872,6 +3899,26 @@ mod tests {
             d("commands/t.md", "memory.py", 0, Some(v), &b),
             Decision::Weak
         );
+        // A script's variable for a folder above: a distinctive file under the folders
+        // written, when one bearer has them all. Not a plain name, a folder that disagrees,
+        // two such bearers, or the home's variable.
+        let b = [
+            ".claude/skills/gh/scripts/pr/resolve_thread.py",
+            "pr/other.py",
+        ];
+        let at = |v: &str, b: &[&str]| edge_to(d("a.md", "resolve_thread.py", 0, Some(v), b));
+        assert_eq!(
+            at("$SCRIPTS_DIR/pr/resolve_thread.py", &b).map(|e| e.0),
+            Some(1)
+        );
+        assert_eq!(at("${GH}/pr/resolve_thread.py", &b).map(|e| e.0), Some(1));
+        assert_eq!(at("$SCRIPTS_DIR/issue/resolve_thread.py", &b), None);
+        assert_eq!(at("$HOME/pr/resolve_thread.py", &b), None);
+        let two = [b[0], "src/copy/pr/resolve_thread.py"];
+        assert_eq!(at("$SCRIPTS_DIR/pr/resolve_thread.py", &two), None);
+        let plain = ["scripts/pr/review.py"];
+        let got = d("a.md", "review.py", 0, Some("$S/pr/review.py"), &plain);
+        assert_eq!(edge_to(got), None);
         // The client's folder of a kind holds the one file of a distinctive name, wherever
         // the tree keeps it; a plain name, or two files of the name, say nothing.
         for (v, b) in [
