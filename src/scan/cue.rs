@@ -1769,7 +1769,10 @@ pub fn script_uses_of(
     for at in memchr::memmem::find_iter(hay, bound.as_bytes()) {
         let end = at + bound.len();
         let before = at.checked_sub(1).map(|i| hay[i]);
-        if before.is_some_and(|b| is_ident(b) || b == b'.')
+        // A dot before is a member of something else (`x.bound`), unless it ends a spread
+        // (`{...bound.adapters}`, `f(...bound)`).
+        let spread = hay[..at].ends_with(b"...") && !hay[..at].ends_with(b"....");
+        if before.is_some_and(|b| is_ident(b) || b == b'.' && !spread)
             || hay.get(end).is_some_and(|b| is_ident(*b))
         {
             continue;
@@ -2356,6 +2359,11 @@ app.all('/x/:id{/:op}', tally)\n";
         let got = script_uses_of(src, "tally", &lines, false).unwrap_or_default();
         let at: Vec<&[u8]> = got.iter().map(|(s, e)| &src[*s..*e]).collect();
         assert_eq!(got.len(), 3, "{got:?}");
+        // A spread is the binding's use; a member of something else is not.
+        let spread =
+            b"import tally from './tally'\nconst s = {...tally.all}; f(...tally); g(a.tally)\n";
+        let got = script_uses_of(spread, "tally", &lines, false).map(|u| u.len());
+        assert_eq!(got, Some(2));
         assert!(at.iter().all(|w| *w == b"tally"));
         for shadow in [
             &b"const tally = require('./tally')\nfunction f (a, tally) {}\n"[..],

@@ -1934,14 +1934,18 @@ fn rebinds(bytes: &[u8], uses: &[(usize, usize)]) -> bool {
             memchr::memchr(b'=', rest)
                 .is_some_and(|i| rest.get(i + 1) != Some(&b'=') && !rest[..i].contains(&b'('))
         };
-        let assigned = match rest.first() {
-            Some(b'=') => rest.get(1) != Some(&b'='),
-            Some(b':') => rest.get(1) != Some(&b'='),
-            Some(b',') => unpacked(),
-            _ => false,
-        };
         let ls = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
         let lead = bytes[ls..s].trim_ascii_start();
+        // After a colon the name is an annotation (`align: AlignMethod = "center"`), whatever
+        // follows it: the parameter is assigned, not the name.
+        let annotation = lead.trim_ascii_end().ends_with(b":");
+        let assigned = !annotation
+            && match rest.first() {
+                Some(b'=') => rest.get(1) != Some(&b'='),
+                Some(b':') => rest.get(1) != Some(&b'='),
+                Some(b',') => unpacked(),
+                _ => false,
+            };
         let target =
             lead.ends_with(b"for ") || lead.ends_with(b"as ") || lead.ends_with(b"global ");
         // A parameter's name, not its annotation (`def f(self, app: Quart)` uses `Quart`).
@@ -2797,6 +2801,11 @@ mod tests {
         let got = found(&["app"], text, "pkg/sessions.py");
         let uses = carrying(&got, cue::QUALIFIED);
         assert_eq!(uses, [("app", 2, Some("./app"))], "{got:?}");
+        // An annotated parameter with a default (a signature over several lines) too.
+        let text = "from .app import Quart\ndef get(\n    self,\n    app: Quart = None,\n): ...\n";
+        let got = found(&["app"], text, "pkg/sessions.py");
+        let uses = carrying(&got, cue::QUALIFIED);
+        assert_eq!(uses, [("app", 4, Some("./app"))], "{got:?}");
         let text = "from .app import Quart\ndef get(self, app, Quart=None): ...\n";
         let got = found(&["app"], text, "pkg/sessions.py");
         assert!(
