@@ -1288,6 +1288,13 @@ fn row_kind(line: &[u8], a: usize) -> u64 {
     entity_kind(w) & !AS_HOOK
 }
 
+/// The `AS_*` bit of the entity word right after a name ending at `e` ("Planner Agent",
+/// "planner (subagent)"), 0 when the next word is none.
+pub fn kind_after(line: &[u8], e: usize) -> u64 {
+    let after = trim_decor_start(&line[e.min(line.len())..]);
+    entity_kind(first_word(after.strip_prefix(b"(").unwrap_or(after)))
+}
+
 /// The `AS_*` bit of an entity word (`Skills` -> `AS_SKILL`), 0 for any other word.
 fn entity_kind(w: &[u8]) -> u64 {
     if w.is_empty() {

@@ -74,7 +74,10 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
             && !whole_item(bytes, m.start, m.end)
         {
             c.bits |= cue::CAPITAL;
-            c.bits &= !(cue::LIST | cue::ENTITY | cue::CODE | cue::QUOTED | cue::KEY);
+            // (The kind said right after it stays: "Planner Agent" is the planner agent.)
+            let said = cue::kind_after(bytes, m.end) != 0;
+            let entity = if said { 0 } else { cue::ENTITY };
+            c.bits &= !(cue::LIST | entity | cue::CODE | cue::QUOTED | cue::KEY);
         }
     }
     name_columns(matcher, bytes, &mut out);
@@ -2586,6 +2589,16 @@ mod tests {
                 "{text}: {got:?}"
             );
         }
+        // A title that says the kind right after the name keeps it said ("Planner Agent").
+        let got = found(&["planner"], "#### 5. Planner Agent\n", "a.md");
+        let bits = got.first().map_or(0, |g| g.2);
+        assert!(
+            bits & cue::CAPITAL != 0 && bits & cue::ENTITY != 0,
+            "{got:?}"
+        );
+        assert!(bits & cue::AS_AGENT != 0, "{got:?}");
+        let got = found(&["planner"], "#### 5. Planner Overview\n", "a.md");
+        assert!(got.iter().all(|g| g.2 & cue::ENTITY == 0), "{got:?}");
     }
 
     #[test]

@@ -95,8 +95,38 @@ pub fn frontmatter_name(path: &str, bytes: &[u8], cfg: &Names) -> Option<String>
     if !frontmatter::applies_to(path) {
         return None;
     }
-    let n = accepted(path, frontmatter::name_in(bytes), cfg)?;
+    let declared = frontmatter::name_in(bytes).or_else(|| title_id(path, bytes));
+    let n = accepted(path, declared, cfg)?;
     (!names_of(path, cfg).iter().any(|(x, _)| x == n)).then(|| n.to_string())
+}
+
+/// The identifier a document without a frontmatter name gives itself in capitals in its title
+/// (`# OWN-OG-PROD-ACK: …` in `own-og-prod-ack.md`, `# RFC-0007 …`): its compound stem as it
+/// is written elsewhere, which no sentence spells so otherwise.
+fn title_id<'a>(path: &str, bytes: &'a [u8]) -> Option<&'a str> {
+    let stem = stem_of(path.rsplit('/').next().unwrap_or(path));
+    let compound = stem.split('-').count() >= 2
+        && stem.split('-').all(|w| {
+            w.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
+                && w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        });
+    if !compound {
+        return None;
+    }
+    let head = &bytes[..bytes.len().min(frontmatter::HEAD_BYTES)];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let first = head
+        .split(|b| *b == b'\n')
+        .find(|l| !l.trim_ascii().is_empty())?;
+    let title = first.strip_prefix(b"# ")?.trim_ascii_start();
+    let id = title.get(..stem.len())?;
+    let ends = title
+        .get(stem.len())
+        .is_none_or(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')));
+    (ends && id.eq_ignore_ascii_case(stem.as_bytes()) && id.iter().all(|b| !b.is_ascii_lowercase()))
+        .then(|| std::str::from_utf8(id).ok())
+        .flatten()
 }
 
 fn accepted<'a>(path: &str, frontmatter: Option<&'a str>, cfg: &Names) -> Option<&'a str> {
@@ -314,6 +344,34 @@ mod tests {
         // occurrence refers to the file is decided by `scan::refs`.
         let n = names("x/types.py");
         assert!(n.contains(&("types".into(), "stem")), "{n:?}");
+    }
+
+    #[test]
+    fn a_document_titled_by_its_stem_in_capitals_is_known_so() {
+        let cfg = Names::default();
+        let card = "cards/own-og-prod-ack.md";
+        let got = |text: &[u8]| frontmatter_name(card, text, &cfg);
+        assert_eq!(
+            got(b"# OWN-OG-PROD-ACK: final ack card\n").as_deref(),
+            Some("OWN-OG-PROD-ACK")
+        );
+        assert_eq!(
+            got(b"\n# OWN-OG-PROD-ACK\n").as_deref(),
+            Some("OWN-OG-PROD-ACK")
+        );
+        // Another title, the stem as written, a longer word, a later heading: none.
+        for text in [
+            &b"# Final ack card\n"[..],
+            b"# own-og-prod-ack\n",
+            b"# OWN-OG-PROD-ACK-2\n",
+            b"Intro\n# OWN-OG-PROD-ACK\n",
+        ] {
+            assert_eq!(got(text), None, "{text:?}");
+        }
+        // One word is a word in capitals (`# STATUS`); a frontmatter name speaks first.
+        assert_eq!(frontmatter_name("x/status.md", b"# STATUS\n", &cfg), None);
+        let fm = b"---\nname: ack-card\n---\n# OWN-OG-PROD-ACK\n";
+        assert_eq!(got(fm).as_deref(), Some("ack-card"));
     }
 
     #[test]
