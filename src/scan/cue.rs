@@ -634,6 +634,12 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         cue.bits |= LABEL;
         return cue;
     }
+    // A link to an anchor of the same page (`[Accessibility Testing](#accessibility-testing)`,
+    // `href="#setup"`) names a heading there, not a file.
+    if s >= 2 && line[s - 1] == b'#' && matches!(line[s - 2], b'(' | b'"' | b'\'') {
+        cue.bits |= LABEL;
+        return cue;
+    }
     // Where the name's own decoration starts: `/name`, `p:name`, `/p:name`.
     let mut a = s;
     // In code, `a:b` is a slice or a label (`x[index:index]`), not a namespace.
@@ -2699,6 +2705,21 @@ app.all('/x/:id{/:op}', tally)\n";
         );
         assert!(has(&c, LABEL), "{c:?}");
         let c = cue("total = base +standup", "standup", "a.py");
+        assert!(!has(&c, LABEL), "{c:?}");
+        // A link to an anchor of the page names a heading; a link to the file, the file.
+        let c = cue(
+            "- [A11y](#accessibility-testing)",
+            "accessibility-testing",
+            "a.md",
+        );
+        assert!(has(&c, LABEL), "{c:?}");
+        let c = cue("<a href=\"#setup-guide\">", "setup-guide", "a.md");
+        assert!(has(&c, LABEL), "{c:?}");
+        let c = cue(
+            "- [A11y](accessibility-testing.md)",
+            "accessibility-testing.md",
+            "a.md",
+        );
         assert!(!has(&c, LABEL), "{c:?}");
         // A thing of another kind, named as the words after it say (alone or in a pair).
         let c = cue("the `e2e` job failed", "e2e", "a.md");

@@ -2186,8 +2186,19 @@ fn generic_near(
                 .rsplit_once('.')
                 .is_some_and(|(_, x)| x.eq_ignore_ascii_case("md"))
     };
+    let prose = crate::scan::frontmatter::applies_to(path);
     for (s, e, base, steps) in spans {
-        if steps.is_none() && (code || kind_of_file(base)) {
+        // Except a skill's own SKILL.md, written bare in a document of its folders ("Read
+        // SKILL.md for full instructions", "(SKILL.md)"): the nearest above, not a kind of
+        // file unless a determiner says so ("a SKILL.md", "each skill's SKILL.md").
+        let own_skill = steps.is_none()
+            && prose
+            && base.eq_ignore_ascii_case("SKILL.md")
+            && !own_base.eq_ignore_ascii_case("SKILL.md")
+            && !determined(&bytes[..s], path)
+            && !kind_after(&bytes[e..])
+            && !drawn_entry(bytes, s);
+        if steps.is_none() && (code || kind_of_file(base)) && !own_skill {
             continue;
         }
         let line = memchr::memchr_iter(b'\n', &bytes[..s]).count() as u32 + 1;
@@ -2195,15 +2206,104 @@ fn generic_near(
             if steps.is_none() && via == format!("./{own_base}") {
                 continue;
             }
+            // (Not from deeper than two folders below it, a copy of others' pages; nor in a
+            // skill about skills, whose subject is every skill's SKILL.md.)
+            if own_skill && (via.matches("../").count() > 2 || about_skills(&name)) {
+                break;
+            }
             if let Some(id) = matcher.id_of(&name) {
                 let cue = Cue {
                     bits: 0,
                     via: Some(via),
                 };
                 found.push((unwritten(id, line, s, e), cue));
+                if own_skill {
+                    break;
+                }
             }
         }
     }
+}
+
+/// Whether the text at `at` is an entry of a drawn folder tree (`├── SKILL.md`), which leads
+/// where the drawing's folders do (`generic_paths`), not to the writer's neighbour.
+fn drawn_entry(bytes: &[u8], at: usize) -> bool {
+    let ls = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+    std::str::from_utf8(&bytes[ls..at]).is_ok_and(|head| head.contains(['├', '└', '│']))
+}
+
+/// Whether the skill whose SKILL.md is `name` (`folder/SKILL.md`) is about skills
+/// (`skill-creator`, `writing-skills`): there a SKILL.md written bare is any skill's.
+fn about_skills(name: &str) -> bool {
+    let folder = name.rsplit_once('/').map_or("", |(f, _)| f);
+    folder
+        .split(['-', '_'])
+        .any(|w| w.eq_ignore_ascii_case("skill") || w.eq_ignore_ascii_case("skills"))
+}
+
+/// Whether the word after a file name makes it a kind of file ("SKILL.md format", "SKILL.md
+/// files").
+fn kind_after(after: &[u8]) -> bool {
+    let t = after.strip_prefix(b"`").unwrap_or(after).trim_ascii_start();
+    let end = t
+        .iter()
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(t.len());
+    let w = t[..end].to_ascii_lowercase();
+    matches!(
+        w.as_slice(),
+        b"files" | b"format" | b"formats" | b"standard" | b"spec" | b"specification" | b"schema"
+    )
+}
+
+/// Whether the text before a file name ends with a word that makes it a kind of file or
+/// another's: a determiner ("a", "each", "its own"), a possessive ("the skill's"), a name
+/// ("the repo-equip-engine SKILL.md") other than a folder holding the writer (`path`), what
+/// holds or lacks one ("contain SKILL.md").
+fn determined(before: &[u8], path: &str) -> bool {
+    let t = before.trim_ascii_end();
+    let t = t.strip_suffix(b"`").unwrap_or(t).trim_ascii_end();
+    let word_start = t
+        .iter()
+        .rposition(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'\'' | b'-' | b'_')))
+        .map_or(0, |i| i + 1);
+    let w = t[word_start..].to_ascii_lowercase();
+    let own_folder = || {
+        let dir = crate::scan::resolve::dir_of(path);
+        dir.split('/')
+            .any(|f| f.as_bytes().eq_ignore_ascii_case(&w))
+    };
+    let named = w.first().is_some_and(u8::is_ascii_alphanumeric)
+        && w.last().is_some_and(u8::is_ascii_alphanumeric)
+        && w.iter().any(|b| matches!(b, b'-' | b'_'));
+    w.ends_with(b"'s")
+        || w.ends_with(b"s'")
+        || named && !own_folder()
+        || matches!(
+            w.as_slice(),
+            b"a" | b"an"
+                | b"each"
+                | b"every"
+                | b"any"
+                | b"its"
+                | b"their"
+                | b"your"
+                | b"own"
+                | b"per"
+                | b"no"
+                | b"one"
+                | b"new"
+                | b"another"
+                | b"other"
+                | b"that"
+                | b"whose"
+                | b"contain"
+                | b"contains"
+                | b"has"
+                | b"have"
+                | b"missing"
+                | b"lacks"
+        )
 }
 
 /// The names (`folder/base`) and relative paths `generic_near` may take for `base` written in
@@ -2599,6 +2699,46 @@ mod tests {
         assert!(bits & cue::AS_AGENT != 0, "{got:?}");
         let got = found(&["planner"], "#### 5. Planner Overview\n", "a.md");
         assert!(got.iter().all(|g| g.2 & cue::ENTITY == 0), "{got:?}");
+    }
+
+    #[test]
+    fn a_skill_documents_own_skill_md_is_the_one_above_them() {
+        let names = [
+            "my-tool/SKILL.md",
+            "skills/SKILL.md",
+            "skill-creator/SKILL.md",
+        ];
+        let text = "Read SKILL.md for details.\nEach skill has a SKILL.md.\n\
+                    See the other-tool SKILL.md.\nSKILL.md files are short.\n\
+                    Then the my-tool SKILL.md again.\n";
+        let got = found(&names, text, "skills/my-tool/references/x.md");
+        let at: Vec<(u32, Option<&str>)> = got
+            .iter()
+            .filter(|g| g.0 == "my-tool/SKILL.md")
+            .map(|g| (g.1, g.3.as_deref()))
+            .collect();
+        assert_eq!(
+            at,
+            [(1, Some("../SKILL.md")), (5, Some("../SKILL.md"))],
+            "{got:?}"
+        );
+        assert!(got.iter().all(|g| g.0 != "skills/SKILL.md"), "{got:?}");
+        // In the SKILL.md itself, in a skill about skills, in code: none.
+        for (path, text) in [
+            ("skills/my-tool/SKILL.md", "Read SKILL.md for details.\n"),
+            (
+                "skills/skill-creator/references/x.md",
+                "Read SKILL.md for details.\n",
+            ),
+            ("skills/my-tool/scripts/check.py", "p = 'SKILL.md'\n"),
+            ("skills/my-tool/README.md", "other/\n├── SKILL.md\n"),
+        ] {
+            let got = found(&names, text, path);
+            assert!(
+                got.iter().all(|g| !g.0.ends_with("/SKILL.md")),
+                "{path}: {got:?}"
+            );
+        }
     }
 
     #[test]
