@@ -118,6 +118,11 @@ pub const FROM_PACKAGE: u64 = 1 << 34;
 /// name.
 pub const PACKAGE: u64 = 1 << 35;
 
+/// A class used by the name of the module it is reached through (`Agent(…)` after `from
+/// strands import Agent` or `from ..agent import Agent`): where that module is a package
+/// keeping a module of its own name (`agent/agent.py`), that module defines the class.
+pub const NAMESAKE: u64 = 1 << 37;
+
 /// Run as a program: the first word of a command line or of a code span, a flag after it
 /// (`session-metrics --compare a b`). A script of the name is what runs.
 pub const RUN: u64 = 1 << 36;

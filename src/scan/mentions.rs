@@ -1284,6 +1284,11 @@ fn qualified(
             },
         )
     };
+    let namesake_use = |id: u32, s: usize, end: usize, module: &str| {
+        let (m, mut c) = mention(id, s, end, module);
+        c.bits |= cue::NAMESAKE;
+        (m, c)
+    };
     let mut added: Vec<(Mention, Cue)> = Vec::new();
     let mut guesses: Vec<(Mention, Cue)> = Vec::new();
     let mut showing: std::collections::HashMap<String, Vec<std::ops::Range<usize>>> =
@@ -1303,7 +1308,7 @@ fn qualified(
             // submodule named after it (`jinja2/environment.py`); resolution keeps it only
             // where that submodule exists.
             for (s, e) in cue::bare_uses(bytes, &b.bound).into_iter().filter(code) {
-                added.push(mention(id, s, e, sub));
+                added.push(namesake_use(id, s, e, sub));
             }
         }
         if !parent_last.is_empty() && parent_last.eq_ignore_ascii_case(last) {
@@ -1311,7 +1316,7 @@ fn qualified(
             if let Some(id) = matcher.id_of(parent_last) {
                 let all_uses = cue::bare_uses(bytes, &b.bound);
                 for &(s, e) in all_uses.iter().filter(|u| code(u)) {
-                    added.push(mention(id, s, e, parent));
+                    added.push(namesake_use(id, s, e, parent));
                 }
                 // A package's namesake class (`from quart import Quart`) is defined in one of
                 // its modules, as any name it re-exports.
@@ -1418,7 +1423,7 @@ fn qualified(
                 // A class reached through a package (`wrappers.Response()`) is the class of
                 // the submodule named after it, where that exists, as when imported from it.
                 if let Some((id, sub)) = namesake_submodule(matcher, &module, word) {
-                    guesses.push(mention(id, s, *end, &sub));
+                    guesses.push(namesake_use(id, s, *end, &sub));
                     break;
                 }
                 let submodule = format!("{module}/{word}");
@@ -1448,7 +1453,7 @@ fn qualified(
     for (s, e, package) in cue::from_imports(bytes) {
         let class = std::str::from_utf8(&bytes[s..e]).unwrap_or("");
         if let Some((id, sub)) = namesake_submodule(matcher, &package, class) {
-            guesses.push(mention(id, s, e, &sub));
+            guesses.push(namesake_use(id, s, e, &sub));
         }
     }
     // A use's line shows the module's name: under an alias (`sec._os_alt_seps` after `import
@@ -2954,6 +2959,19 @@ mod tests {
         let got = found(&["app"], text, "pkg/sessions.py");
         let uses = carrying(&got, cue::QUALIFIED);
         assert_eq!(uses, [("app", 2, Some("./app"))], "{got:?}");
+        // A class named after a submodule, imported from its package or its module, is used
+        // as that (`cue::NAMESAKE`: resolution looks for the package's module of its name).
+        for text in [
+            "from strands import Agent\nx = Agent()\n",
+            "from ..agent import Agent\nx = Agent()\n",
+        ] {
+            let got = found(&["agent", "strands"], text, "pkg/sub/t.py");
+            let line2: Vec<_> = got.iter().filter(|g| g.0 == "agent" && g.1 == 2).collect();
+            assert!(
+                !line2.is_empty() && line2.iter().all(|g| g.2 & cue::NAMESAKE != 0),
+                "{text}: {got:?}"
+            );
+        }
         // An annotated parameter with a default (a signature over several lines) too.
         let text = "from .app import Quart\ndef get(\n    self,\n    app: Quart = None,\n): ...\n";
         let got = found(&["app"], text, "pkg/sessions.py");

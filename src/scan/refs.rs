@@ -462,6 +462,7 @@ pub fn decide_hinted(
         } else {
             decide_path(m, via, kind, bearers, tree, exists)
         };
+        let d = namesake_module(m, d, bearers);
         // An invocation's path of commands that leads nowhere (`/project:tm/learn`, the
         // command since moved): its last word, invoked.
         if d == Decision::Weak && m.cue & cue::SLASH != 0 && via.ends_with(m.name) {
@@ -1955,6 +1956,31 @@ fn decide_path(
     pick(m, &qualified)
 }
 
+/// A class used by its package's name (`cue::NAMESAKE`: `Agent(…)` after `from strands import
+/// Agent`, which reaches `strands/agent/`) is defined by the package's module of its own name
+/// where there is one (`strands/agent/agent.py`), not by the `__init__.py` that re-exports it.
+fn namesake_module(m: &Mention<'_>, d: Decision, bearers: &[(i64, &str)]) -> Decision {
+    let Decision::Edge(id, res, kind) = d else {
+        return d;
+    };
+    if m.cue & cue::NAMESAKE == 0 {
+        return d;
+    }
+    let Some(dir) = bearers
+        .iter()
+        .find(|b| b.0 == id)
+        .and_then(|b| b.1.strip_suffix("/__init__.py"))
+    else {
+        return d;
+    };
+    let last = dir.rsplit('/').next().unwrap_or(dir);
+    let inner = format!("{dir}/{last}.py");
+    match bearers.iter().find(|b| b.1 == inner) {
+        Some(b) if b.1 != m.src => Decision::Edge(b.0, res, kind),
+        _ => d,
+    }
+}
+
 /// Whether a dotted import (`from utils.cli_utils import` in `scripts/core/x.py`) reaches the
 /// module at `bearer` (`scripts/utils/cli_utils.py`) from a folder that holds the importing
 /// file: a script putting its own folders on the path, packages or not. Asked only where no
@@ -3130,6 +3156,30 @@ mod tests {
             decide(&m("other/Quart"), &b, Tree::default(), &Pkg),
             Decision::Weak
         );
+    }
+
+    #[test]
+    fn a_class_named_after_its_package_is_the_packages_module_of_its_name() {
+        let b = [
+            "src/strands/agent/__init__.py",
+            "src/strands/agent/agent.py",
+        ];
+        let use_of = cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED;
+        let at = |bits, src| edge_to(d(src, "agent", bits, Some("strands/agent"), &b));
+        // `Agent(…)` after `from strands import Agent`: agent/agent.py defines it.
+        let namesake = use_of | cue::NAMESAKE;
+        assert_eq!(at(namesake, "tests/t.py").map(|e| e.0), Some(2));
+        // The package itself (`strands.agent.x`), or no module of its name: the package.
+        assert_eq!(at(use_of, "tests/t.py").map(|e| e.0), Some(1));
+        let only = ["src/strands/agent/__init__.py"];
+        let got = d(
+            "tests/t.py",
+            "agent",
+            namesake,
+            Some("strands/agent"),
+            &only,
+        );
+        assert_eq!(edge_to(got).map(|e| e.0), Some(1));
     }
 
     #[test]
