@@ -639,6 +639,16 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         cue.bits |= LABEL;
         return cue;
     }
+    // A placeholder (`<PLANS_DIR>/<session-id>-outline.md`, `--skill <skill-name>`) stands for
+    // a value to fill in, as a tag (`<example>`) is markup: no file of that name. (A component
+    // or a type in camel case, `<ListSkeleton>`, `Array<Foo>`, is the thing of that name.)
+    let word = &line[s..e];
+    let camel =
+        word.first().is_some_and(u8::is_ascii_uppercase) && word.iter().any(u8::is_ascii_lowercase);
+    if s >= 1 && line[s - 1] == b'<' && line.get(e) == Some(&b'>') && !camel {
+        cue.bits |= LABEL;
+        return cue;
+    }
     // A link to an anchor of the same page (`[Accessibility Testing](#accessibility-testing)`,
     // `href="#setup"`) names a heading there, not a file.
     if s >= 2 && line[s - 1] == b'#' && matches!(line[s - 2], b'(' | b'"' | b'\'') {
@@ -2710,6 +2720,21 @@ app.all('/x/:id{/:op}', tally)\n";
         );
         assert!(has(&c, LABEL), "{c:?}");
         let c = cue("total = base +standup", "standup", "a.py");
+        assert!(!has(&c, LABEL), "{c:?}");
+        // A placeholder or a tag names no file.
+        let c = cue(
+            "write `<PLANS_DIR>/<session-id>-outline.md`",
+            "session-id",
+            "a.md",
+        );
+        assert!(has(&c, LABEL), "{c:?}");
+        let c = cue("see session-id.js", "session-id", "a.md");
+        assert!(!has(&c, LABEL), "{c:?}");
+        let c = cue(
+            "// The <ListSkeleton> mirrors the list",
+            "ListSkeleton",
+            "a.tsx",
+        );
         assert!(!has(&c, LABEL), "{c:?}");
         // A link to an anchor of the page names a heading; a link to the file, the file.
         let c = cue(
