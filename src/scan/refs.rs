@@ -1959,23 +1959,31 @@ fn decide_path(
 /// A class used by its package's name (`cue::NAMESAKE`: `Agent(…)` after `from strands import
 /// Agent`, which reaches `strands/agent/`) is defined by the package's module of its own name
 /// where there is one (`strands/agent/agent.py`), not by the `__init__.py` that re-exports it.
+///
+/// So is a script's use of what it binds from a component's folder (`<ListItem …>` after
+/// `import { ListItem } from "../ListItem"`): the folder's `index.ts` re-exports it, and
+/// `ListItem/ListItem.tsx` defines it. The import line itself still names the `index.ts` it
+/// loads.
 fn namesake_module(m: &Mention<'_>, d: Decision, bearers: &[(i64, &str)]) -> Decision {
     let Decision::Edge(id, res, kind) = d else {
         return d;
     };
-    if m.cue & cue::NAMESAKE == 0 {
-        return d;
-    }
-    let Some(dir) = bearers
-        .iter()
-        .find(|b| b.0 == id)
-        .and_then(|b| b.1.strip_suffix("/__init__.py"))
-    else {
+    let Some(path) = bearers.iter().find(|b| b.0 == id).map(|b| b.1) else {
         return d;
     };
+    let (dir, base) = path.rsplit_once('/').unwrap_or(("", path));
     let last = dir.rsplit('/').next().unwrap_or(dir);
-    let inner = format!("{dir}/{last}.py");
-    match bearers.iter().find(|b| b.1 == inner) {
+    let inner: Vec<String> = if m.cue & cue::NAMESAKE != 0 && base == "__init__.py" {
+        vec![format!("{dir}/{last}.py")]
+    } else if kind == RefKind::Use && ENTRY_FILES.contains(&base) && !last.is_empty() {
+        ["tsx", "ts", "jsx", "js", "mjs"]
+            .iter()
+            .map(|x| format!("{dir}/{last}.{x}"))
+            .collect()
+    } else {
+        return d;
+    };
+    match bearers.iter().find(|b| inner.iter().any(|i| i == b.1)) {
         Some(b) if b.1 != m.src => Decision::Edge(b.0, res, kind),
         _ => d,
     }
@@ -3180,6 +3188,12 @@ mod tests {
             &only,
         );
         assert_eq!(edge_to(got).map(|e| e.0), Some(1));
+        // A component's folder: its uses are the module of its name, its import the index.
+        let b = ["ui/ListItem/index.ts", "ui/ListItem/ListItem.tsx"];
+        let src = "ui/ListView/ListView.tsx";
+        let at = |bits| edge_to(d(src, "ListItem", bits, Some("../ListItem"), &b));
+        assert_eq!(at(use_of).map(|e| e.0), Some(2));
+        assert_eq!(at(cue::CODE_FILE | cue::IMPORT).map(|e| e.0), Some(1));
     }
 
     #[test]
