@@ -1968,6 +1968,11 @@ fn namesake_module(m: &Mention<'_>, d: Decision, bearers: &[(i64, &str)]) -> Dec
     let Decision::Edge(id, res, kind) = d else {
         return d;
     };
+    // (Looked up only where it may apply: a bearer list may be long.)
+    let script = || cue::lang_of(m.src, b"") == Some(cue::Lang::Script);
+    if m.cue & cue::NAMESAKE == 0 && !(kind == RefKind::Use && script()) {
+        return d;
+    }
     let Some(path) = bearers.iter().find(|b| b.0 == id).map(|b| b.1) else {
         return d;
     };
