@@ -835,7 +835,8 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     let any = ["a", "an", "any", "each", "every"];
     if someones || one_of(prev, &whose) {
         cue.bits |= ANY | OTHERS;
-    } else if one_of(prev, &any) {
+    } else if one_of(prev, &any) || one_of(next, &["files"]) {
+        // ("CLAUDE.md files in other folders": the kind, as "a CLAUDE.md" is.)
         cue.bits |= ANY;
     }
     // A run's place in a list is the run's, not its words' (`| Auth/security | 100% |`).
@@ -2721,6 +2722,11 @@ app.all('/x/:id{/:op}', tally)\n";
         assert!(has(&c, LABEL), "{c:?}");
         let c = cue("total = base +standup", "standup", "a.py");
         assert!(!has(&c, LABEL), "{c:?}");
+        // A file name before "files" is the kind of file, as after "a" or "each".
+        let c = cue("Scan all folders for CLAUDE.md files", "CLAUDE.md", "a.md");
+        assert!(has(&c, ANY), "{c:?}");
+        let c = cue("Read CLAUDE.md first", "CLAUDE.md", "a.md");
+        assert!(!has(&c, ANY), "{c:?}");
         // A placeholder or a tag names no file.
         let c = cue(
             "write `<PLANS_DIR>/<session-id>-outline.md`",
