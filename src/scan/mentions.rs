@@ -2201,7 +2201,7 @@ fn generic_near(
             && base.eq_ignore_ascii_case("SKILL.md")
             && !own_base.eq_ignore_ascii_case("SKILL.md")
             && !determined(&bytes[..s], path)
-            && !kind_after(&bytes[e..])
+            && !file_kind_after(&bytes[e..])
             && !drawn_entry(bytes, s);
         if steps.is_none() && (code || kind_of_file(base)) && !own_skill {
             continue;
@@ -2248,7 +2248,7 @@ fn about_skills(name: &str) -> bool {
 
 /// Whether the word after a file name makes it a kind of file ("SKILL.md format", "SKILL.md
 /// files").
-fn kind_after(after: &[u8]) -> bool {
+fn file_kind_after(after: &[u8]) -> bool {
     let t = after.strip_prefix(b"`").unwrap_or(after).trim_ascii_start();
     let end = t
         .iter()
