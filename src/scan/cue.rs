@@ -127,6 +127,10 @@ pub const NAMESAKE: u64 = 1 << 37;
 /// (`session-metrics --compare a b`). A script of the name is what runs.
 pub const RUN: u64 = 1 << 36;
 
+/// In a comment of source code (not a string): prose of the code's author about it, where a
+/// hyphenated name is a file's (`// Used by stage-pause-and-reflect`), never an identifier.
+pub const COMMENT: u64 = 1 << 38;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
 
@@ -545,12 +549,14 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     if lang.is_some() {
         cue.bits |= SOURCE;
     }
-    if let Some(l) = lang.filter(|l| *l != Lang::Shell) {
-        if !in_comment_or_string(line, s, e, l) && !line[s..e].contains(&b'-') {
-            cue.bits |= CODE_FILE;
-        }
+    let prose = lang.and_then(|l| prose_at(line, s, e, l));
+    if prose == Some(Prose::Comment) {
+        cue.bits |= COMMENT;
     }
-    if lang == Some(Lang::Shell) && !in_comment_or_string(line, s, e, Lang::Shell) {
+    if lang.is_some_and(|l| l != Lang::Shell) && prose.is_none() && !line[s..e].contains(&b'-') {
+        cue.bits |= CODE_FILE;
+    }
+    if lang == Some(Lang::Shell) && prose.is_none() {
         cue.bits |= SHELL_WORD;
     }
     // (Words of code, most of a code tree's occurrences, name no template and no style.)
@@ -1143,6 +1149,18 @@ fn quoted_start(line: &[u8], ts: usize, e: usize) -> Option<usize> {
 /// Whether `line[s..e]` lies in a comment or a string literal of a line of `lang` (by the line
 /// alone: a string or comment spanning lines is not seen, and reads as code).
 pub(crate) fn in_comment_or_string(line: &[u8], s: usize, e: usize, lang: Lang) -> bool {
+    prose_at(line, s, e, lang).is_some()
+}
+
+/// The prose of source code a span lies in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Prose {
+    Comment,
+    String,
+}
+
+/// Which prose of a line of `lang` holds `line[s..e]`, if any (see `in_comment_or_string`).
+pub(crate) fn prose_at(line: &[u8], s: usize, e: usize, lang: Lang) -> Option<Prose> {
     let lead = line
         .iter()
         .take_while(|b| matches!(b, b' ' | b'\t'))
@@ -1156,7 +1174,7 @@ pub(crate) fn in_comment_or_string(line: &[u8], s: usize, e: usize, lang: Lang) 
             || body.starts_with(b"* ")
             || body == b"*")
     {
-        return true;
+        return Some(Prose::Comment);
     }
     // Quotes before the name, outside any comment marker seen first. The braces of a Python
     // f-string (`f"v{httpx.__version__}"`) and of a script's template literal (`${x.y}`) hold
@@ -1195,23 +1213,25 @@ pub(crate) fn in_comment_or_string(line: &[u8], s: usize, e: usize, lang: Lang) 
                     _ => false,
                 };
             }
-            None if hash_comments && b == b'#' => return true,
+            None if hash_comments && b == b'#' => return Some(Prose::Comment),
             None if lang == Lang::Other
                 && b == b'#'
                 && i == lead
                 && matches!(line.get(i + 1), Some(b' ' | b'!')) =>
             {
-                return true
+                return Some(Prose::Comment)
             }
-            None if slash_comments && b == b'/' && line.get(i + 1) == Some(&b'/') => return true,
+            None if slash_comments && b == b'/' && line.get(i + 1) == Some(&b'/') => {
+                return Some(Prose::Comment)
+            }
             None => {}
         }
         i += 1;
     }
     match in_quote {
-        Some(_) if depth > 0 => false,
-        Some(q) => line[e..].contains(&q),
-        None => false,
+        Some(_) if depth > 0 => None,
+        Some(q) => line[e..].contains(&q).then_some(Prose::String),
+        None => None,
     }
 }
 
@@ -3166,6 +3186,24 @@ app.all('/x/:id{/:op}', tally)\n";
             &cue("x = infra-implementer", "infra-implementer", "a.py"),
             CODE_FILE
         ));
+        // A comment is told from a string: only the comment is the author's prose.
+        let name = "cost-tracker";
+        for (line, file) in [
+            ("  // never race cost-tracker", "a.ts"),
+            (" * cost-tracker's usage scan", "a.ts"),
+            ("x = 1  # cost-tracker reads it", "a.py"),
+            ("f() // the cost-tracker", "a.js"),
+        ] {
+            assert!(has(&cue(line, name, file), COMMENT), "{line}");
+        }
+        for (line, file) in [
+            ("h = get('cost-tracker')", "a.ts"),
+            ("x = \"# cost-tracker\"", "a.py"),
+            ("url = 'http://x//cost-tracker'", "a.js"),
+            ("# cost-tracker", "notes.md"),
+        ] {
+            assert!(!has(&cue(line, name, file), COMMENT), "{line}");
+        }
     }
 
     #[test]

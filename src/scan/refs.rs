@@ -238,6 +238,15 @@ fn is_compound(name: &str) -> bool {
     name.contains(['-', '_', '.', ':']) || is_camel(name)
 }
 
+/// Words joined by hyphens (`stage-pause-and-reflect`): no identifier of any language the
+/// index reads.
+fn is_kebab(name: &str) -> bool {
+    name.contains('-')
+        && name
+            .split('-')
+            .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
 /// A lower-case letter followed by an upper-case one (`tbTools`).
 fn is_camel(name: &str) -> bool {
     name.as_bytes()
@@ -1074,7 +1083,11 @@ fn bare_kind(
                         || is_output_style(path) && cue & cue::STYLE != 0)
                     || cue & cue::SOURCE != 0
                         && is_camel(m.name)
-                        && cue::lang_of(m.src, b"") == Some(cue::Lang::Script))
+                        && cue::lang_of(m.src, b"") == Some(cue::Lang::Script)
+                    || cue & cue::COMMENT != 0
+                        && is_kebab(m.name)
+                        && cue::lang_of(path, b"").is_some()
+                        && !super::resolve::is_test(path))
                 || cue & cue::LITERAL != 0 && lists_submodule(m.src, path, m.name)
         }
     };
@@ -3854,6 +3867,30 @@ mod tests {
         assert!(edge_to(d("test/t.py", "setup.py", lit, None, &["setup.py"])).is_some());
         let comment = cue::SOURCE;
         assert!(edge_to(d("test/t.py", "asyncio.py", comment, None, &far)).is_some());
+    }
+
+    #[test]
+    fn a_hyphenated_name_in_a_comment_of_code_is_the_module_of_that_name() {
+        let m = ["src/handlers/stage-pause-and-reflect.ts"];
+        let comment = cue::SOURCE | cue::COMMENT;
+        let src = "src/orchestrator.ts";
+        let name = "stage-pause-and-reflect";
+        assert!(edge_to(d(src, name, comment, None, &m)).is_some());
+        // In a string the code holds it as a value (`getHandler('x-y')`, a type's name).
+        assert_eq!(d(src, name, cue::SOURCE, None, &m), Decision::Weak);
+        assert_eq!(
+            d(src, name, cue::SOURCE | cue::LITERAL, None, &m),
+            Decision::Weak
+        );
+        // A test is named after what it tests ("// one rate-limit event"); a document's
+        // compound stem in a comment is a concept as often.
+        let t = ["test/rate-limit.ts"];
+        assert_eq!(d(src, "rate-limit", comment, None, &t), Decision::Weak);
+        let doc = ["docs/stage-pause.md"];
+        assert_eq!(d(src, "stage-pause", comment, None, &doc), Decision::Weak);
+        // One word is a word, in a comment as in a string.
+        let w = ["src/queue.ts"];
+        assert_eq!(d(src, "queue", comment, None, &w), Decision::Weak);
     }
 
     #[test]
