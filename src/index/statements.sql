@@ -156,6 +156,13 @@ SELECT name FROM mentions WHERE cue & 2147483648 != 0
 UNION
 SELECT name FROM edges WHERE cue & 2147483648 != 0
 
+-- name: THROUGH_MODULE_NAMES
+-- The names of qualified uses (`cue::QUALIFIED`, bit 11) written through module ?1
+-- (`tags._manylinux`: via `packaging/tags/_manylinux`), whose decision reads that module.
+SELECT name FROM mentions WHERE cue & 2048 != 0 AND '/' || via LIKE '%/' || ?1 || '/%'
+UNION
+SELECT name FROM edges WHERE cue & 2048 != 0 AND '/' || via LIKE '%/' || ?1 || '/%'
+
 -- name: MENTIONS_OF_NAME
 -- `(src_id, src path, line, text, cue, via)` of the unresolved mentions of name ?1 (`via` is
 -- stored as '' where none was written).

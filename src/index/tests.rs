@@ -108,8 +108,9 @@ const PATHS: &[&str] = &[
     ".claude/docs/README.md",
     // An agent in a subfolder of agents/, by its frontmatter (`tools:` in some contents).
     ".claude/agents/team/tester.md",
-    // A private submodule (`lib._x.run()`).
+    // A private submodule (`lib._x.run()`), and a module that may import it (`tags_mod._x`).
     ".claude/lib/_x.py",
+    ".claude/lib/tags_mod.py",
     // Documentation pages about a command and an agent (no things themselves); a script and a
     // module it may bind.
     ".claude/docs/commands/status.md",
@@ -238,6 +239,9 @@ const WORDS: &[&str] = &[
     "the alpha library",
     "tool",
     "\nfrom .helpers_lib import x\n",
+    // A module's import of its sibling, and a use through it.
+    "\nfrom . import (\n    _x,\n)\n",
+    "\nfrom lib import tags_mod\ntags_mod._x.run()\n",
     // A script's module bound under its name and used, declared again, or bound from a file.
     "\nconst helpers_lib = require('./lib/helpers_lib')\nhelpers_lib()\n",
     "\nimport helpers_lib from './helpers_lib.js'\nhelpers_lib(1)\n",

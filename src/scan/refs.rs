@@ -1370,6 +1370,99 @@ pub fn is_entry_file(path: &str) -> bool {
     ENTRY_FILES.contains(&base) || base == "__init__.py"
 }
 
+/// A qualified use's module reached through a module file (`tags._manylinux`, `tags.py`
+/// beside `_manylinux.py`): the one bearer beside that file whose other written folders agree.
+fn through_module_file(
+    m: &Mention<'_>,
+    comps: &[&str],
+    kind: RefKind,
+    bearers: &[(i64, &str)],
+    exists: &dyn Disk,
+) -> Option<Decision> {
+    if m.cue & cue::QUALIFIED == 0 || comps.len() < 2 {
+        return None;
+    }
+    let (last, head) = comps.split_last()?;
+    let (module, above) = head.split_last()?;
+    let written: Vec<&str> = above
+        .iter()
+        .copied()
+        .chain(std::iter::once(*last))
+        .collect();
+    // (`os.stat` is a function of `os.py`, beside `stat.py`: the module file must import it.)
+    let mut hits = bearers.iter().filter(|(_, b)| {
+        let dir = dir_of(b);
+        let file = join_dir(dir, &format!("{module}.py"));
+        let stem = b.rsplit('/').next().and_then(|f| f.strip_suffix(".py"));
+        // (An absolute `import openai` inside a package is the top-level one, not a sibling.)
+        let absolute = exists.at(&join_dir(dir, "__init__.py")) == OnDisk::Missing;
+        // (Written in the module's own case: `pathlib.PosixPath` is a class, not `posixpath`.)
+        stem.is_some_and(|st| st.eq_ignore_ascii_case(last) && m.text.contains(&format!(".{st}")))
+            && agrees(&written, b, false, m.name)
+            && exists.at(&join_dir(dir, module)) != OnDisk::Dir
+            && exists.at(&file) == OnDisk::File
+            && exists
+                .text(&file)
+                .is_some_and(|t| imports_name(&t, last, absolute))
+    });
+    let (id, b) = hits.next()?;
+    if hits.next().is_some() {
+        return None;
+    }
+    Some(if *b == m.src {
+        Decision::Tie
+    } else {
+        Decision::Edge(*id, Resolution::Unique, kind)
+    })
+}
+
+/// Whether a Python file's import statements bind the module `name` beside it, under that
+/// name: `from . import _manylinux, _musllinux` (over the lines of a parenthesised list), or
+/// where `absolute` (the folder is no package) `import stat`. Not `import stat as st`.
+fn imports_name(text: &str, name: &str, absolute: bool) -> bool {
+    let binds = |list: &str| {
+        list.split([',', '(', ')'])
+            .filter_map(|n| n.split('#').next())
+            .any(|n| n.trim() == name)
+    };
+    let mut open = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if open {
+            if binds(t) {
+                return true;
+            }
+            open = !t.contains(')');
+            continue;
+        }
+        let list = if let Some(rest) = t.strip_prefix("import ").filter(|_| absolute) {
+            rest
+        } else if let Some((_, list)) = t
+            .strip_prefix("from ")
+            .and_then(|r| r.split_once(" import "))
+            .filter(|(from, _)| from.trim() == "." || absolute && !from.starts_with('.'))
+        {
+            open = list.contains('(') && !list.contains(')');
+            list
+        } else {
+            continue;
+        };
+        if binds(list) {
+            return true;
+        }
+    }
+    false
+}
+
+/// `dir/name`, or `name` at the root.
+fn join_dir(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
 /// Whether the entry point `text` (in the folder `dir`) exports the module at `module` as
 /// `name` (in any case: `Command` is `command.js`'s): `module.exports =
 /// require('./lib/express')` (the whole entry is the module), `export * from './x.js'`,
@@ -1851,6 +1944,11 @@ fn decide_path(
     let folder = m.cue & cue::FOLDER != 0 || !import && !dirs.is_empty();
     if !folder {
         dirs.clear();
+    }
+    // `tags._manylinux` after `from packaging import tags`: a module reached through a
+    // module file (`tags.py`, no package) is one that file imported, its sibling.
+    if let Some(d) = through_module_file(m, &comps, kind, bearers, exists) {
+        return d;
     }
     let mut qualified: Vec<(i64, &str, RefKind)> = bearers
         .iter()
@@ -3137,6 +3235,72 @@ mod tests {
         assert_eq!(
             decide(&from_lab("lab:"), &both, Tree::default(), &disk),
             Decision::Tie
+        );
+    }
+
+    #[test]
+    fn a_module_reached_through_a_module_file_is_the_one_that_file_imports() {
+        // `tags._manylinux` after `from packaging import tags`: `tags.py` imported its sibling.
+        struct Tree2(&'static str);
+        impl Disk for Tree2 {
+            fn at(&self, p: &str) -> OnDisk {
+                match p {
+                    "src/packaging/tags.py" | "src/packaging/__init__.py" | "util.py" => {
+                        OnDisk::File
+                    }
+                    _ => OnDisk::Missing,
+                }
+            }
+            fn text(&self, _: &str) -> Option<std::sync::Arc<str>> {
+                Some(self.0.into())
+            }
+        }
+        let b: Vec<(i64, &str)> = vec![(1, "src/packaging/_manylinux.py")];
+        let m = |via, text| Mention {
+            src: "tests/test_tags.py",
+            name: "_manylinux",
+            cue: cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED,
+            via: Some(via),
+            text,
+        };
+        let use_line = "monkeypatch.setattr(tags._manylinux, \"x\", f)";
+        let via = "packaging/tags/_manylinux";
+        let imports = "import re\nfrom . import (\n    _manylinux,  # glibc\n    _musllinux,\n)\n";
+        let d = decide(&m(via, use_line), &b, Tree::default(), &Tree2(imports));
+        assert_eq!(edge_to(d), Some((1, RefKind::Use)), "{d:?}");
+        // Not imported by the file, or bound under another name: an attribute of the module.
+        for text in ["import re\n", "from . import _manylinux as ml\n"] {
+            let d = decide(&m(via, use_line), &b, Tree::default(), &Tree2(text));
+            assert_eq!(d, Decision::Weak, "{text}");
+        }
+        // Inside a package an absolute import is the top-level module, not the sibling.
+        let d = decide(
+            &m(via, use_line),
+            &b,
+            Tree::default(),
+            &Tree2("import _manylinux\n"),
+        );
+        assert_eq!(d, Decision::Weak);
+        // Outside one (a root of scripts) it is the sibling; written in another case it is a
+        // class (`util.Helpers`), never the module.
+        let b: Vec<(i64, &str)> = vec![(1, "helpers.py")];
+        let m = |text| Mention {
+            src: "test/test_util.py",
+            name: "helpers",
+            cue: cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED,
+            via: Some("util/helpers"),
+            text,
+        };
+        let disk = Tree2("import abc\nimport helpers\n");
+        assert!(edge_to(decide(&m("x = util.helpers"), &b, Tree::default(), &disk)).is_some());
+        assert_eq!(
+            decide(&m("x = util.Helpers"), &b, Tree::default(), &disk),
+            Decision::Weak
+        );
+        let disk = Tree2("import helpers as h\n");
+        assert_eq!(
+            decide(&m("x = util.helpers"), &b, Tree::default(), &disk),
+            Decision::Weak
         );
     }
 

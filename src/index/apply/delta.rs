@@ -333,6 +333,17 @@ pub(super) fn entry_names(conn: &Connection) -> Result<Vec<String>> {
     Ok(names)
 }
 
+/// The names of qualified uses written through the module `stem` (`tags._manylinux`), which
+/// `refs` decides by reading that module's imports.
+pub(super) fn through_module_names(conn: &Connection, stem: &str) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(sql::THROUGH_MODULE_NAMES)?;
+    let names = stmt
+        .query_map([stem], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()
+        .context("listing names used through a module")?;
+    Ok(names)
+}
+
 /// The names file `id` bears, but its basename (which every package's `__init__.py` bears).
 pub(super) fn own_names(conn: &Connection, id: i64) -> Result<Vec<String>> {
     let mut stmt = conn.prepare_cached(sql::OWN_NAMES)?;
