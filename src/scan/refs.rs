@@ -1454,6 +1454,43 @@ fn imports_name(text: &str, name: &str, absolute: bool) -> bool {
     false
 }
 
+/// The source path a compiled path comes from (`build/lib/yerror` → `lib/yerror`): under the
+/// `outDir` of a `tsconfig.json` in a folder above it, the same path under its `rootDir`
+/// (that folder itself when none is given). The output folder must be absent from the tree.
+fn compiled_from(p: &str, exists: &dyn Disk) -> Option<String> {
+    // The folders above the path, nearest first, the root last.
+    let above = std::iter::successors(Some(p), |d| d.rsplit_once('/').map(|(up, _)| up))
+        .skip(1)
+        .chain(p.contains('/').then_some(""));
+    for dir in above {
+        let Some(text) = exists.text(&join_dir(dir, "tsconfig.json")) else {
+            continue;
+        };
+        let option = |key: &str| {
+            let at = text.find(&format!("\"{key}\""))?;
+            let value = text[at + key.len() + 2..].trim_start().strip_prefix(':')?;
+            let value = value.trim_start().strip_prefix('"')?;
+            let value = &value[..value.find('"')?];
+            let value = value.trim_start_matches("./").trim_end_matches('/');
+            (!value.contains("..")).then(|| value.to_string())
+        };
+        let out = option("outDir").filter(|o| !o.is_empty() && o != ".")?;
+        let out = join_dir(dir, &out);
+        let rest = p.strip_prefix(&out)?.strip_prefix('/')?;
+        if exists.at(&out) != OnDisk::Missing {
+            return None;
+        }
+        let root = option("rootDir").unwrap_or_default();
+        let root = if root.is_empty() || root == "." {
+            dir.to_string()
+        } else {
+            join_dir(dir, &root)
+        };
+        return Some(join_dir(&root, rest));
+    }
+    None
+}
+
 /// `dir/name`, or `name` at the root.
 fn join_dir(dir: &str, name: &str) -> String {
     if dir.is_empty() {
@@ -1889,6 +1926,18 @@ fn decide_path(
     }
     if let Some(d) = dotless(&exact).iter().find_map(lead) {
         return d;
+    }
+    // An import of the compiled output (`../build/lib/yerror.js`), which the tree does not
+    // keep: the source its `tsconfig.json` compiles there (`lib/yerror.ts`).
+    if import && relative {
+        let sources: Vec<String> = exact
+            .iter()
+            .filter(|p| exists.at(p) == OnDisk::Missing)
+            .filter_map(|p| compiled_from(p, exists))
+            .collect();
+        if let Some(d) = sources.iter().find_map(lead) {
+            return d;
+        }
     }
     if let Some((id, page)) = site_page(via, bearers).filter(|_| !import) {
         // (A page's own `permalink:` is its name, not a mention.)
@@ -3300,6 +3349,56 @@ mod tests {
         let disk = Tree2("import helpers as h\n");
         assert_eq!(
             decide(&m("x = util.helpers"), &b, Tree::default(), &disk),
+            Decision::Weak
+        );
+    }
+
+    #[test]
+    fn an_import_of_compiled_output_is_of_the_source_compiled_there() {
+        struct Ts(&'static str, &'static str);
+        impl Disk for Ts {
+            fn at(&self, p: &str) -> OnDisk {
+                match p {
+                    "tsconfig.json" | "pkg/tsconfig.json" => OnDisk::File,
+                    p if p == self.1 => OnDisk::Dir,
+                    _ => OnDisk::Missing,
+                }
+            }
+            fn text(&self, p: &str) -> Option<std::sync::Arc<str>> {
+                (p == "tsconfig.json").then(|| self.0.into())
+            }
+        }
+        let yargs = "{\n  \"compilerOptions\": {\n    \"outDir\": \"build\",\n    \"rootDir\": \".\"\n  }\n}";
+        let disk = Ts(yargs, "");
+        assert_eq!(
+            compiled_from("build/lib/yerror", &disk).as_deref(),
+            Some("lib/yerror")
+        );
+        let src = Ts(
+            "{\"compilerOptions\": {\"outDir\": \"./dist/\", \"rootDir\": \"./src\"}}",
+            "",
+        );
+        assert_eq!(
+            compiled_from("dist/cli/x", &src).as_deref(),
+            Some("src/cli/x")
+        );
+        // Not under the output folder; an output folder the tree keeps; no such option.
+        assert_eq!(compiled_from("lib/yerror", &disk), None);
+        assert_eq!(compiled_from("build/lib/yerror", &Ts(yargs, "build")), None);
+        assert_eq!(compiled_from("build/x", &Ts("{}", "")), None);
+        // Resolution: the import names the TypeScript source.
+        let b: Vec<(i64, &str)> = vec![(1, "lib/yerror.ts")];
+        let m = Mention {
+            src: "test/usage.mjs",
+            name: "yerror",
+            cue: cue::IMPORT | cue::CODE_FILE,
+            via: Some("../build/lib/yerror"),
+            text: "import {YError} from '../build/lib/yerror.js';",
+        };
+        let d = decide(&m, &b, Tree::default(), &disk);
+        assert_eq!(edge_to(d).map(|(id, _)| id), Some(1), "{d:?}");
+        assert_eq!(
+            decide(&m, &b, Tree::default(), &Ts(yargs, "build")),
             Decision::Weak
         );
     }
