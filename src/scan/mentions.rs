@@ -469,6 +469,27 @@ fn one_per_line(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Me
     for i in others.into_values() {
         kept[i] = Some(0);
     }
+    // Names a package re-exports, each a candidate its entry decides (`Retrying(stop=
+    // tenacity.stop_after_attempt(1))` after `from tenacity import Retrying`: `stop` for
+    // either): every one is asked, not just the first.
+    for &(b, _, many) in best.values() {
+        let (bm, bc) = &found[b];
+        if !many || bc.bits & cue::ENTRY == 0 {
+            continue;
+        }
+        let mut asked = vec![bc.via.as_deref()];
+        for (i, (m, c)) in found.iter().enumerate() {
+            if i != b
+                && m.name == bm.name
+                && m.line == bm.line
+                && c.bits & cue::ENTRY != 0
+                && !asked.contains(&c.via.as_deref())
+            {
+                asked.push(c.via.as_deref());
+                kept[i] = Some(0);
+            }
+        }
+    }
     let mut i = 0;
     found.retain_mut(|(_, c)| {
         let k = kept[i];
@@ -1398,6 +1419,31 @@ fn qualified(
             .filter(code)
         {
             let words = chain_words(bytes, e);
+            // `tenacity.stop_after_attempt(1)` after `import tenacity`: a name the package may
+            // re-export from a module the line shows (`stop=`), as after `from tenacity
+            // import stop_after_attempt` (`reexported`; resolution reads the `__init__.py`).
+            if let Some(&(word, _)) = words.first() {
+                // (A class of its submodule's name, `multiprocessing.Pool`, is that guess's.)
+                if words.len() == 1
+                    && !word.starts_with('_')
+                    && matcher.id_of(word).is_none()
+                    && namesake_submodule(matcher, &b.module, word).is_none()
+                {
+                    let skip = [b.bound.as_str(), last];
+                    let via = format!("{}/{word}", b.module);
+                    let on_line = names_on_use_lines(
+                        matcher,
+                        bytes,
+                        [(s, e)].into_iter(),
+                        cue::Lang::Python,
+                        &skip,
+                    );
+                    for (id, a, z) in on_line {
+                        let bits = cue::CODE_FILE | cue::IMPORT | cue::QUALIFIED | cue::ENTRY;
+                        guesses.push(code_mention(id, line_of(a), a, z, bits, via.clone()));
+                    }
+                }
+            }
             let (mut module, mut module_last) = (b.module.clone(), last.to_string());
             for (i, (word, end)) in words.iter().enumerate() {
                 // The module's namesake (`copy.copy`) or a private name (`utils._sanitize`):
@@ -1479,10 +1525,12 @@ fn qualified(
     // A line keeps one mention of a name: a guessed namesake submodule, which may not exist,
     // never displaces another (`distutils.core.Extension = setuptools.extension.Extension`).
     found.extend(added);
-    // (A bare word of code is never an edge: it yields.)
+    // (A bare word of code is never an edge: it yields. Nor does a word a re-exported name's
+    // line shows, `cue::ENTRY`, a candidate the package's entry decides, as a guess is.)
     let taken: std::collections::HashSet<(u32, u32)> = found
         .iter()
         .filter(|(_, c)| c.bits & (cue::CODE_FILE | cue::IMPORT) != cue::CODE_FILE)
+        .filter(|(_, c)| c.bits & cue::ENTRY == 0)
         .map(|(m, _)| (m.line, m.name))
         .collect();
     found.extend(
@@ -1604,9 +1652,20 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
                 let via = format!("{via}#{}", b.bound);
                 let lowered = lower_first(&b.bound);
                 let skip = [b.bound.as_str(), lowered.as_str()];
+                // And a member of the name (`bodyParser.raw()`): the module the entry sets it
+                // from, if any (`exports.raw = require('./lib/types/raw')`). A whole word, as
+                // the matcher bounds names (`x.raw.y` holds none).
+                let members: Vec<(u32, usize, usize)> = uses
+                    .iter()
+                    .filter_map(|&(_, e)| {
+                        let (word, end) = *chain_words(bytes, e).first()?;
+                        (bytes.get(end) != Some(&b'.'))
+                            .then(|| Some((matcher.id_of(word)?, end - word.len(), end)))?
+                    })
+                    .collect();
                 let words =
                     names_on_use_lines(matcher, bytes, uses.into_iter(), cue::Lang::Script, &skip);
-                for (id, a, z) in words {
+                for (id, a, z) in words.into_iter().chain(members) {
                     let bits = cue::IMPORT | cue::QUALIFIED | cue::ENTRY;
                     found.push(code_mention(id, line_of(a), a, z, bits, via.clone()));
                 }
@@ -2773,6 +2832,37 @@ mod tests {
             .filter(|(_, _, bits, _)| bits & bit != 0)
             .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
             .collect()
+    }
+
+    #[test]
+    fn a_name_used_through_a_package_is_asked_of_the_package_entry() {
+        // Python: `tenacity.stop_after_attempt(1)` after `import tenacity`, on a line showing
+        // `stop`; beside the candidate of `Retrying`, bound from the package too: both asked.
+        let text = "import tenacity\nfrom tenacity import Retrying\n\ndef f():\n    r = Retrying(stop=tenacity.stop_after_attempt(1))\n";
+        let got = found(&["stop", "tenacity"], text, "tests/test_t.py");
+        let mut asked = carrying(&got, cue::ENTRY);
+        asked.sort();
+        assert_eq!(
+            asked,
+            [
+                ("stop", 5, Some("tenacity/Retrying")),
+                ("stop", 5, Some("tenacity/stop_after_attempt"))
+            ],
+            "{got:?}"
+        );
+        // A class of its submodule's name is that guess's (`multiprocessing.Pool`), and a
+        // private name or a submodule goes its own way.
+        let text = "import multiprocessing\npool = multiprocessing.Pool(4)\n";
+        let got = found(&["pool"], text, "t.py");
+        assert!(carrying(&got, cue::ENTRY).is_empty(), "{got:?}");
+        // JavaScript: a member of a name bound through the entry (`bodyParser.raw()`).
+        let text = "const bodyParser = require('..')\nconst p = bodyParser.raw()\nconst q = bodyParser.raw.x\n";
+        let got = found(&["raw"], text, "test/raw.js");
+        assert_eq!(
+            carrying(&got, cue::ENTRY),
+            [("raw", 2, Some("..#bodyParser"))],
+            "{got:?}"
+        );
     }
 
     #[test]

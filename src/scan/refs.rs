@@ -1626,13 +1626,46 @@ fn decide_entry(
         base.rsplit_once('.')
             .is_some_and(|(stem, _)| stem == m.name)
     };
+    // `bodyParser.raw()`: the member the entry sets from a module (`exports.raw =
+    // require('./lib/types/raw')`).
+    let member = m.text.contains(&format!("{exported}.{}", m.name));
     let hits = bearers.iter().filter(|(_, b)| {
         under(b)
             && stem_is_name(b)
             && cue::lang_of(b, b"") == Some(cue::Lang::Script)
-            && exports(&text, dir, b, exported)
+            && (exports(&text, dir, b, exported) || member && exports_member(&text, dir, b, m.name))
     });
     only_hit(m.src, hits, kind)
+}
+
+/// Whether the CommonJS entry `text` (in the folder `dir`) sets its member `name` to the module
+/// at `module`: `exports.raw = require('./lib/types/raw')`, `module.exports.raw = …`.
+fn exports_member(text: &str, dir: &str, module: &str, name: &str) -> bool {
+    let module = module.rsplit_once('.').map_or(module, |(m, _)| m);
+    text.lines().any(|line| {
+        let line = line.trim_start();
+        let Some(rest) = line
+            .strip_prefix("module.exports.")
+            .or_else(|| line.strip_prefix("exports."))
+        else {
+            return false;
+        };
+        let Some((member, value)) = rest.split_once('=') else {
+            return false;
+        };
+        let Some(spec) = value.trim_start().strip_prefix("require(") else {
+            return false;
+        };
+        let spec = spec.trim_start_matches(['\'', '"']);
+        let spec = &spec[..spec.find(['\'', '"']).unwrap_or(spec.len())];
+        let spec = match spec.rsplit_once('.') {
+            Some((stem, ext)) if !stem.ends_with('.') && cue::is_script_ext(ext) => stem,
+            _ => spec,
+        };
+        member.trim() == name
+            && (spec.starts_with("./") || spec.starts_with("../"))
+            && join_normal(dir, spec).is_some_and(|p| p == module)
+    })
 }
 
 /// The one bearer an entry's content leads to (a self mention is a tie); two, or none: no edge.
@@ -3640,6 +3673,29 @@ mod tests {
         assert_eq!(d, Decision::Edge(2, Resolution::Unique, RefKind::Use));
         let d = decide_entry(&m("express"), via, RefKind::Use, &b, &pkg);
         assert_eq!(d, Decision::Weak);
+        // A member the CommonJS entry sets from a module (`bodyParser.raw()` after
+        // `exports.raw = require('./lib/view')`): that module, only written as the member.
+        let pkg = Pkg("exports = module.exports = f\nexports.view = require('./lib/view')\n");
+        let member = |text| Mention { text, ..m("view") };
+        let via = "..#bodyParser";
+        let used = member("const p = bodyParser.view()");
+        let d = decide_entry(&used, via, RefKind::Use, &b, &pkg);
+        assert_eq!(d, Decision::Edge(2, Resolution::Unique, RefKind::Use));
+        let shown = member("const view = bodyParser.json()");
+        let d = decide_entry(&shown, via, RefKind::Use, &b, &pkg);
+        assert_eq!(d, Decision::Weak);
+        assert!(exports_member(
+            "module.exports.view = require(\"./lib/view.js\")",
+            "",
+            "lib/view.js",
+            "view"
+        ));
+        assert!(!exports_member(
+            "exports.view = require('view-engine')",
+            "",
+            "lib/view.js",
+            "view"
+        ));
     }
 
     #[test]
