@@ -107,7 +107,8 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // an annotated parameter's default, a class named after its package (nineteenth);
         // 20: a hyphenated module name in a comment of code, a module reached through a module
         // file that imports it, an import of compiled output by its `tsconfig.json`, names used
-        // through a package (`tenacity.stop_x`, `bodyParser.raw`) asked of its entry (twentieth).
+        // through a package (`tenacity.stop_x`, `bodyParser.raw`) asked of its entry, quoted
+        // annotations (twentieth).
         "rules": 20,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()

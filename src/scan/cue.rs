@@ -2329,12 +2329,38 @@ pub fn bare_uses_within(
             continue;
         }
         let le = memchr::memchr(b'\n', &hay[at..]).map_or(hay.len(), |i| at + i);
-        if in_comment_or_string(&hay[ls..le], at - ls, end - ls, Lang::Python) {
-            continue;
+        let line = &hay[ls..le];
+        match prose_at(line, at - ls, end - ls, Lang::Python) {
+            None => {}
+            Some(Prose::String) if quoted_annotation(line, at - ls) => {}
+            Some(_) => continue,
         }
         out.push((at, end));
     }
     out
+}
+
+/// Whether the string holding `line[s..]` is a quoted annotation, a type written ahead of its
+/// definition (`stop: "StopBaseT | object" = _unset`, `-> "Retrying"`): code, as the names a
+/// file imports under `TYPE_CHECKING` are used. Its content is a type expression alone.
+fn quoted_annotation(line: &[u8], s: usize) -> bool {
+    let Some(q) = line[..s].iter().rposition(|b| matches!(b, b'"' | b'\'')) else {
+        return false;
+    };
+    let quote = line[q];
+    let Some(close) = line[q + 1..].iter().position(|b| *b == quote) else {
+        return false;
+    };
+    let typed = line[q + 1..q + 1 + close]
+        .iter()
+        .all(|b| b.is_ascii_alphanumeric() || b" _.|[],".contains(b));
+    let head = line[..q].trim_ascii_end();
+    let annotated = head.ends_with(b"->")
+        || head.strip_suffix(b":").is_some_and(|h| {
+            h.last()
+                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        });
+    typed && annotated
 }
 
 #[cfg(test)]
@@ -3155,6 +3181,20 @@ app.all('/x/:id{/:op}', tally)\n";
         );
         assert_eq!(&src[uses[0].0..uses[0].1], b"copy");
         assert_eq!(qualified_uses(src, "np").len(), 1);
+    }
+
+    #[test]
+    fn a_quoted_annotation_uses_the_type_a_string_elsewhere_does_not() {
+        let uses = |src: &str| bare_uses(src.as_bytes(), "StopBaseT").len();
+        // Types written ahead of their definition, as `TYPE_CHECKING` imports are used.
+        assert_eq!(uses("def f(stop: \"StopBaseT | object\" = _unset): ..."), 1);
+        assert_eq!(uses("def f(x) -> 'StopBaseT': ..."), 1);
+        assert_eq!(uses("    stop: \"t.Optional[StopBaseT]\""), 1);
+        // A value, a dict's, a sentence, a comment: no use.
+        assert_eq!(uses("kind = \"StopBaseT\""), 0);
+        assert_eq!(uses("d = {\"stop\": \"StopBaseT\"}"), 0);
+        assert_eq!(uses("def f(x: \"see StopBaseT: a base\"): ..."), 0);
+        assert_eq!(uses("x = 1  # stop: \"StopBaseT\""), 0);
     }
 
     #[test]

@@ -3015,14 +3015,16 @@ mod tests {
         let got = found(&["copy"], text, "a.py");
         let uses = carrying(&got, cue::QUALIFIED);
         assert_eq!(uses, [("copy", 2, Some("copy"))], "{got:?}");
-        // A class imported from the module named after it, used in code: every line using it.
-        let text = "from .scaffold import Scaffold\n\nclass App(Scaffold):\n    # Scaffold sets up\n    x: \"Scaffold\"\n    y = other.Scaffold\n    \"\"\"A long text:\n    Scaffold-ID: 1\n\"\"\"\ndef f(s: Scaffold) -> None: ...\n";
+        // A class imported from the module named after it, used in code: every line using it,
+        // a quoted annotation among them (`x: "Scaffold"`, a type written ahead).
+        let text = "from .scaffold import Scaffold\n\nclass App(Scaffold):\n    # Scaffold sets up\n    x: \"Scaffold\"\n    y = other.Scaffold\n    \"\"\"A long text:\n    Scaffold-ID: 1\n\"\"\"\ndef f(s: Scaffold) -> None: ...\nz = \"Scaffold\"\n";
         let got = found(&["scaffold"], text, "pkg/app.py");
         let uses = carrying(&got, cue::QUALIFIED);
         assert_eq!(
             uses,
             [
                 ("scaffold", 3, Some("./scaffold")),
+                ("scaffold", 5, Some("./scaffold")),
                 ("scaffold", 10, Some("./scaffold"))
             ],
             "{got:?}"
