@@ -156,12 +156,10 @@ SELECT name FROM mentions WHERE cue & 2147483648 != 0
 UNION
 SELECT name FROM edges WHERE cue & 2147483648 != 0
 
--- name: THROUGH_MODULE_NAMES
--- The names of qualified uses (`cue::QUALIFIED`, bit 11) written through module ?1
--- (`tags._manylinux`: via `packaging/tags/_manylinux`), whose decision reads that module.
-SELECT name FROM mentions WHERE cue & 2048 != 0 AND '/' || via LIKE '%/' || ?1 || '/%'
-UNION
-SELECT name FROM edges WHERE cue & 2048 != 0 AND '/' || via LIKE '%/' || ?1 || '/%'
+-- name: EDGE_NAMES_FROM_PATH
+-- `(name, dst path)` of the edges of the file at path ?1 (none when it is not indexed).
+SELECT e.name, d.path FROM edges e JOIN files d ON d.id = e.dst_id
+WHERE e.src_id = (SELECT id FROM files WHERE path = ?1)
 
 -- name: MENTIONS_OF_NAME
 -- `(src_id, src path, line, text, cue, via)` of the unresolved mentions of name ?1 (`via` is

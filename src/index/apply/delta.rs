@@ -333,15 +333,24 @@ pub(super) fn entry_names(conn: &Connection) -> Result<Vec<String>> {
     Ok(names)
 }
 
-/// The names of qualified uses written through the module `stem` (`tags._manylinux`), which
-/// `refs` decides by reading that module's imports.
-pub(super) fn through_module_names(conn: &Connection, stem: &str) -> Result<Vec<String>> {
-    let mut stmt = conn.prepare_cached(sql::THROUGH_MODULE_NAMES)?;
-    let names = stmt
-        .query_map([stem], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()
-        .context("listing names used through a module")?;
-    Ok(names)
+/// The names of the modules beside the Python module at `path` that it references (its
+/// imports of siblings, `from . import _manylinux`): a use through it (`tags._manylinux`) is
+/// decided by reading those imports (`refs::through_module_file`). Asked before a change is
+/// scanned and after, so that an import that comes or goes is decided again.
+pub(super) fn sibling_import_names(conn: &Connection, path: &str) -> Result<Vec<String>> {
+    let dir = crate::scan::resolve::dir_of(path);
+    let mut stmt = conn.prepare_cached(sql::EDGE_NAMES_FROM_PATH)?;
+    let rows = stmt
+        .query_map([path], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })?
+        .collect::<rusqlite::Result<Vec<(String, String)>>>()
+        .context("listing a module's references")?;
+    Ok(rows
+        .into_iter()
+        .filter(|(_, dst)| dst.ends_with(".py") && crate::scan::resolve::dir_of(dst) == dir)
+        .map(|(name, _)| name)
+        .collect())
 }
 
 /// The names file `id` bears, but its basename (which every package's `__init__.py` bears).

@@ -170,21 +170,23 @@ pub(crate) fn apply(
     if !plan.full && entry_touched {
         reresolve.extend(delta::entry_names(conn)?);
     }
-    // A Python module's imports decide what a use through it names (`tags._manylinux`,
-    // `refs::through_module_file`): when one comes, changes or goes, such uses are decided
-    // again.
-    if !plan.full {
-        let modules: HashSet<&str> = plan
-            .added
+    // A Python module's imports of its siblings decide what a use through it names
+    // (`tags._manylinux`, `refs::through_module_file`): when one comes, changes or goes, the
+    // names it imported before and after are decided again.
+    let modules: Vec<String> = if plan.full {
+        Vec::new()
+    } else {
+        plan.added
             .iter()
             .map(|e| e.path.as_str())
             .chain(plan.removed.iter().map(|(_, p)| p.as_str()))
             .chain(plan.checks.iter().map(|(_, p, _)| p.as_str()))
-            .filter_map(|p| p.rsplit('/').next()?.strip_suffix(".py"))
-            .collect();
-        for stem in modules {
-            reresolve.extend(delta::through_module_names(conn, stem)?);
-        }
+            .filter(|p| p.ends_with(".py"))
+            .map(str::to_string)
+            .collect()
+    };
+    for m in &modules {
+        reresolve.extend(delta::sibling_import_names(conn, m)?);
     }
     // So does whether a package's `__init__.py` holds code (`refs::is_empty_package`): an
     // import through it is decided again when it changes. (Coming and going changes bearers.)
@@ -257,6 +259,9 @@ pub(crate) fn apply(
                 .map(|(id, path, hash, fm)| Work::new(id, &path, WorkKind::Scan, Some(hash), fm))
                 .collect()
         };
+    }
+    for m in &modules {
+        reresolve.extend(delta::sibling_import_names(conn, m)?);
     }
     if !reresolve.is_empty() {
         let mut names: Vec<String> = reresolve.into_iter().collect();
