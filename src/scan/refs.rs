@@ -1323,7 +1323,8 @@ fn is_module_on_disk(dir: &str, name: &str, exists: &dyn Disk) -> bool {
         || is_extension_module(dir, name, exists)
 }
 
-/// The path of module `name` in the package folder `dir`, without extension.
+/// The path of module `name` in the package folder `dir`, without extension; any name in a
+/// folder (`dir/name`, `name` at the root).
 fn module_in(dir: &str, name: &str) -> String {
     if dir.is_empty() {
         name.to_string()
@@ -1392,14 +1393,14 @@ fn through_module_file(
     // (`os.stat` is a function of `os.py`, beside `stat.py`: the module file must import it.)
     let mut hits = bearers.iter().filter(|(_, b)| {
         let dir = dir_of(b);
-        let file = join_dir(dir, &format!("{module}.py"));
+        let file = module_in(dir, &format!("{module}.py"));
         let stem = b.rsplit('/').next().and_then(|f| f.strip_suffix(".py"));
         // (An absolute `import openai` inside a package is the top-level one, not a sibling.)
-        let absolute = exists.at(&join_dir(dir, "__init__.py")) == OnDisk::Missing;
+        let absolute = exists.at(&module_in(dir, "__init__.py")) == OnDisk::Missing;
         // (Written in the module's own case: `pathlib.PosixPath` is a class, not `posixpath`.)
         stem.is_some_and(|st| st.eq_ignore_ascii_case(last) && m.text.contains(&format!(".{st}")))
             && agrees(&written, b, false, m.name)
-            && exists.at(&join_dir(dir, module)) != OnDisk::Dir
+            && exists.at(&module_in(dir, module)) != OnDisk::Dir
             && exists.at(&file) == OnDisk::File
             && exists
                 .text(&file)
@@ -1463,7 +1464,7 @@ fn compiled_from(p: &str, exists: &dyn Disk) -> Option<String> {
         .skip(1)
         .chain(p.contains('/').then_some(""));
     for dir in above {
-        let Some(text) = exists.text(&join_dir(dir, "tsconfig.json")) else {
+        let Some(text) = exists.text(&module_in(dir, "tsconfig.json")) else {
             continue;
         };
         let option = |key: &str| {
@@ -1475,7 +1476,7 @@ fn compiled_from(p: &str, exists: &dyn Disk) -> Option<String> {
             (!value.contains("..")).then(|| value.to_string())
         };
         let out = option("outDir").filter(|o| !o.is_empty() && o != ".")?;
-        let out = join_dir(dir, &out);
+        let out = module_in(dir, &out);
         let rest = p.strip_prefix(&out)?.strip_prefix('/')?;
         if exists.at(&out) != OnDisk::Missing {
             return None;
@@ -1484,20 +1485,11 @@ fn compiled_from(p: &str, exists: &dyn Disk) -> Option<String> {
         let root = if root.is_empty() || root == "." {
             dir.to_string()
         } else {
-            join_dir(dir, &root)
+            module_in(dir, &root)
         };
-        return Some(join_dir(&root, rest));
+        return Some(module_in(&root, rest));
     }
     None
-}
-
-/// `dir/name`, or `name` at the root.
-fn join_dir(dir: &str, name: &str) -> String {
-    if dir.is_empty() {
-        name.to_string()
-    } else {
-        format!("{dir}/{name}")
-    }
 }
 
 /// Whether the entry point `text` (in the folder `dir`) exports the module at `module` as
@@ -1507,15 +1499,7 @@ fn join_dir(dir: &str, name: &str) -> String {
 /// module and exports again (`import { Command } from './lib/command.js'` … `export { Command,
 /// Option }`).
 fn exports(text: &str, dir: &str, module: &str, name: &str) -> bool {
-    let module = module.rsplit_once('.').map_or(module, |(m, _)| m);
-    let leads_to_module = |spec: &str| {
-        let spec = match spec.rsplit_once('.') {
-            Some((stem, ext)) if !stem.ends_with('.') && cue::is_script_ext(ext) => stem,
-            _ => spec,
-        };
-        (spec.starts_with("./") || spec.starts_with("../"))
-            && join_normal(dir, spec).is_some_and(|p| p == module)
-    };
+    let leads_to_module = |spec: &str| spec_leads_to(dir, spec, module);
     let spec_of = |line: &str| line.split(['\'', '"']).nth(1).map(str::to_string);
     let lists_name = |line: &str| {
         line.split_once('{').is_some_and(|(_, rest)| {
@@ -1641,7 +1625,6 @@ fn decide_entry(
 /// Whether the CommonJS entry `text` (in the folder `dir`) sets its member `name` to the module
 /// at `module`: `exports.raw = require('./lib/types/raw')`, `module.exports.raw = …`.
 fn exports_member(text: &str, dir: &str, module: &str, name: &str) -> bool {
-    let module = module.rsplit_once('.').map_or(module, |(m, _)| m);
     text.lines().any(|line| {
         let line = line.trim_start();
         let Some(rest) = line
@@ -1658,14 +1641,20 @@ fn exports_member(text: &str, dir: &str, module: &str, name: &str) -> bool {
         };
         let spec = spec.trim_start_matches(['\'', '"']);
         let spec = &spec[..spec.find(['\'', '"']).unwrap_or(spec.len())];
-        let spec = match spec.rsplit_once('.') {
-            Some((stem, ext)) if !stem.ends_with('.') && cue::is_script_ext(ext) => stem,
-            _ => spec,
-        };
-        member.trim() == name
-            && (spec.starts_with("./") || spec.starts_with("../"))
-            && join_normal(dir, spec).is_some_and(|p| p == module)
+        member.trim() == name && spec_leads_to(dir, spec, module)
     })
+}
+
+/// Whether a script's relative import `spec`, written in the folder `dir`, loads the module
+/// file `module` (`./lib/types/raw` or `./raw.js` for `lib/types/raw.js`).
+fn spec_leads_to(dir: &str, spec: &str, module: &str) -> bool {
+    let module = module.rsplit_once('.').map_or(module, |(m, _)| m);
+    let spec = match spec.rsplit_once('.') {
+        Some((stem, ext)) if !stem.ends_with('.') && cue::is_script_ext(ext) => stem,
+        _ => spec,
+    };
+    (spec.starts_with("./") || spec.starts_with("../"))
+        && join_normal(dir, spec).is_some_and(|p| p == module)
 }
 
 /// The one bearer an entry's content leads to (a self mention is a tie); two, or none: no edge.
