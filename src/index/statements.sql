@@ -156,6 +156,13 @@ SELECT name FROM mentions WHERE cue & 2147483648 != 0
 UNION
 SELECT name FROM edges WHERE cue & 2147483648 != 0
 
+-- name: PACKAGE_PATH_NAMES
+-- The names of mentions and edges written through a bare path (`body-parser/raw`), which a
+-- `package.json` may map into the tree (`refs::own_package_file`).
+SELECT name FROM mentions WHERE via != '' AND substr(via, 1, 1) NOT IN ('.', '/', '~', '$')
+UNION
+SELECT name FROM edges WHERE via != '' AND substr(via, 1, 1) NOT IN ('.', '/', '~', '$')
+
 -- name: EDGE_NAMES_FROM_PATH
 -- `(name, dst path)` of the edges of the file at path ?1 (none when it is not indexed).
 SELECT e.name, d.path FROM edges e JOIN files d ON d.id = e.dst_id

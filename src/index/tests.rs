@@ -134,6 +134,10 @@ const PATHS: &[&str] = &[
     ".claude/skills/gamma-x/scripts/gamma-x.py",
     ".claude/skills/status/SKILL.md",
     ".claude/templates/kit-x-base.md",
+    // A package's manifest, which maps the paths of its namespace; an entry point above a
+    // barrel (`lib/index.js`).
+    ".claude/package.json",
+    ".claude/index.js",
 ];
 
 const WORDS: &[&str] = &[
@@ -254,6 +258,17 @@ const WORDS: &[&str] = &[
     "\nexport {zeta_mod} from './zeta_mod.js'\n",
     "\nconst helpers_lib = require('./lib/index.js')\nhelpers_lib()\n",
     "\nimport {\n  zeta_mod,\n} from './lib/index.js'\n// a zeta_mod test\n",
+    // A package's manifest and a path of its namespace; a name through a folder's barrel; a
+    // member an entry spreads from a folder's entry.
+    "{\"name\": \"kit-x\", \"exports\": {\"./helpers_lib\": \"./lib/helpers_lib.js\"}}",
+    "{\"name\": \"kit-x\", \"main\": \"lib/index.js\"}",
+    "\nconst helpers_lib = require('kit-x/helpers_lib')\n",
+    "kit-x/lib/helpers_lib.js",
+    "\nimport { Engine } from './lib'\nf(Engine, helpers_lib)\n",
+    "\nexport { Engine } from './lib'\n",
+    "\nmodule.exports = {\n  ...require('./lib')\n}\n",
+    "\nmodule.exports = {\n  helpers_lib: require('./helpers_lib')\n}\n",
+    "\nconst kit = require('.')\nkit.helpers_lib()\n",
     // A conventional file's name alone and after steps; a key that takes an agent; a
     // command's namespace; a parenthesised import over lines.
     "config.json",
@@ -625,6 +640,34 @@ fn an_entry_point_changing_re_decides_the_names_bound_through_it() -> Result<()>
     }
     // And the first state has the edge the rule gives (else the sequence proves nothing).
     assert_first_state_edge(&initial, ".claude/app.js", ".claude/lib/helpers_lib.js", 2)
+}
+
+#[test]
+fn a_package_manifest_changing_re_decides_the_paths_of_its_namespace() -> Result<()> {
+    let (app, module, manifest) = (
+        at(".claude/app.js"),
+        at(".claude/lib/helpers_lib.js"),
+        at(".claude/package.json"),
+    );
+    let maps = r#"{"name": "kit-x", "exports": {"./helpers_lib": "./lib/helpers_lib.js"}}"#;
+    let initial = vec![
+        (
+            app,
+            "const helpers_lib = require('kit-x/helpers_lib')\nhelpers_lib()\n".to_string(),
+        ),
+        (module, "module.exports = 1\n".to_string()),
+        (manifest, maps.to_string()),
+    ];
+    // The manifest maps the path, then maps nothing, then again, then is gone.
+    for by_paths in [false, true] {
+        let ops = [
+            Op::Write(manifest, r#"{"name": "kit-x", "exports": {}}"#.into()),
+            Op::Write(manifest, maps.into()),
+            Op::Delete(manifest),
+        ];
+        check_sequence(&initial, &ops, by_paths)?;
+    }
+    assert_first_state_edge(&initial, ".claude/app.js", ".claude/lib/helpers_lib.js", 1)
 }
 
 /// Indexes `initial` in a new tree and asserts the edge `src -> dst` at `line` is there.

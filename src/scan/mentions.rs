@@ -1618,19 +1618,27 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
         }
     }
     for b in &bindings {
-        let (_, stem, via) = spec_parts(&b.spec);
+        let (last, stem, via) = spec_parts(&b.spec);
         let entry = is_entry(&b.spec);
+        // A name imported from a path without an extension that is not its own (`import {
+        // ListItem } from '../shared/ui'`) may come through that folder's entry point, a barrel
+        // (`ui/index.ts`); resolution reads the folder, as for `..` (`refs::decide_entry`).
+        let mut barrel = false;
         if !stem.eq_ignore_ascii_case(&b.bound) && !entry {
+            barrel = !last.contains('.');
             // A name a module defines, imported from it (`import {type TaskOptions} from
             // './options.js'`) and used on a line that shows the module's name (`(options:
             // TaskOptions) =>`): the line uses what that module defines, as Python's.
-            let Some(id) = matcher.id_of(stem) else {
-                continue;
-            };
-            let Some(uses) = cue::script_uses_of(bytes, &b.bound, &binding_lines, false) else {
-                continue;
-            };
-            for (s, e) in uses {
+            let uses = matcher.id_of(stem).and_then(|id| {
+                Some((
+                    id,
+                    cue::script_uses_of(bytes, &b.bound, &binding_lines, false)?,
+                ))
+            });
+            for (id, (s, e)) in uses
+                .into_iter()
+                .flat_map(|(id, u)| u.into_iter().map(move |x| (id, x)))
+            {
                 let ls = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
                 let le = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |i| s + i);
                 let shown =
@@ -1641,7 +1649,9 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
                     found.push(code_mention(id, line_of(s), s, e, bits, via.to_string()));
                 }
             }
-            continue;
+            if !barrel {
+                continue;
+            }
         }
         // Through an entry point, a line using the name that shows another module's name
         // (`request: KyRequest` after `import type {KyRequest} from '../index.js'`): the module
@@ -1674,7 +1684,7 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
         // Through an entry point the bound name is the module's own name, as written or
         // with a capital (`Command` from `command.js`).
         let lowered;
-        let name = if !entry {
+        let name = if !entry && !barrel {
             stem
         } else if matcher.id_of(&b.bound).is_some() {
             b.bound.as_str()
@@ -1690,6 +1700,7 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
         let Some(uses) = cue::script_uses_of(bytes, &b.bound, &binding_lines, prose) else {
             continue;
         };
+        let entry = entry || barrel;
         let entry_bit = if entry { cue::ENTRY } else { 0 };
         if entry {
             // The binding line is the import: the line shows the module's name only there.
@@ -2832,6 +2843,25 @@ mod tests {
             .filter(|(_, _, bits, _)| bits & bit != 0)
             .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
             .collect()
+    }
+
+    #[test]
+    fn a_name_imported_from_a_folder_is_asked_of_its_barrel() {
+        // `import { ListItem } from '../shared/ui'`: the folder's entry may re-export it.
+        let text = "import { ListItem } from '../shared/ui'\nconst x = <ListItem a={1} />\n";
+        let got = found(&["ListItem"], text, "src/a/Item.tsx");
+        assert_eq!(
+            carrying(&got, cue::ENTRY),
+            [
+                ("ListItem", 1, Some("../shared/ui")),
+                ("ListItem", 2, Some("../shared/ui"))
+            ],
+            "{got:?}"
+        );
+        // A module written with its extension is that module, no folder.
+        let text = "import { ListItem } from '../shared/ui.js'\nconst x = <ListItem />\n";
+        let got = found(&["ListItem"], text, "src/a/Item.tsx");
+        assert!(carrying(&got, cue::ENTRY).is_empty(), "{got:?}");
     }
 
     #[test]

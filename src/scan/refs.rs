@@ -736,6 +736,7 @@ fn pick(m: &Mention<'_>, qualified: &[(i64, &str, RefKind)]) -> Decision {
     match resolve(src, pairs())
         .or_else(|| client_copy(src, qualified))
         .or_else(|| by_folder(m, qualified))
+        .or_else(|| module_not_barrel(src, qualified))
     {
         Some((id, res)) => {
             let kind = qualified
@@ -829,6 +830,108 @@ fn by_folder(m: &Mention<'_>, qualified: &[(i64, &str, RefKind)]) -> Option<(i64
     });
     let (id, _, _) = hits.next()?;
     hits.next().is_none().then_some((*id, Resolution::Nearest))
+}
+
+/// The file a path in a package's own namespace leads to (`body-parser/raw`, `@s/core/x`):
+/// the package is the nearest `package.json` above the writer (or the root's) whose `name`
+/// heads the path; its `exports` map the subpath (`"./raw": "./lib/types/raw.js"`, conditions
+/// read `require`, `import`, `default` first), or, without a map, the subpath is a path in the
+/// package's folder (the package alone: its `main`, else `index.js`).
+fn own_package_file(src_dir: &str, via: &str, exists: &dyn Disk) -> Option<String> {
+    // The package's name as the path heads with it (`@scope/name` is two components): a
+    // manifest that does not hold it quoted is not parsed.
+    let mut parts = via.splitn(3, '/');
+    let head = match parts.next()? {
+        scope if scope.starts_with('@') => format!("{scope}/{}", parts.next()?),
+        name if name.is_empty() || name.starts_with(['.', '~', '$']) => return None,
+        name => name.to_string(),
+    };
+    let quoted = format!("\"{head}\"");
+    let mut dirs: Vec<&str> = std::iter::successors(Some(src_dir), |d| {
+        (!d.is_empty()).then(|| d.rsplit_once('/').map_or("", |(up, _)| up))
+    })
+    .collect();
+    dirs.dedup();
+    let (dir, manifest, sub) = dirs.into_iter().find_map(|dir| {
+        let at = if dir.is_empty() {
+            "package.json".to_string()
+        } else {
+            format!("{dir}/package.json")
+        };
+        let text = exists.text(&at).filter(|t| t.contains(&quoted))?;
+        let manifest: serde_json::Value = serde_json::from_str(&text).ok()?;
+        let name = manifest.get("name")?.as_str()?;
+        if name != head {
+            return None;
+        }
+        let sub = via.strip_prefix(name)?;
+        let sub = if sub.is_empty() {
+            ""
+        } else {
+            sub.strip_prefix('/')?
+        };
+        Some((dir, manifest, sub.to_string()))
+    })?;
+    let key = if sub.is_empty() {
+        ".".to_string()
+    } else {
+        format!("./{sub}")
+    };
+    let target = match manifest.get("exports") {
+        Some(serde_json::Value::String(s)) if sub.is_empty() => Some(s.clone()),
+        Some(serde_json::Value::Object(map)) if map.keys().any(|k| k.starts_with('.')) => {
+            map.get(&key).and_then(condition_target).or_else(|| {
+                map.iter().find_map(|(k, v)| {
+                    let (head, tail) = k.split_once('*')?;
+                    let star = key.strip_prefix(head)?.strip_suffix(tail)?;
+                    Some(condition_target(v)?.replace('*', star))
+                })
+            })
+        }
+        Some(serde_json::Value::Object(map)) if sub.is_empty() => {
+            condition_target(&serde_json::Value::Object(map.clone()))
+        }
+        Some(_) => None,
+        None if sub.is_empty() => Some(
+            manifest
+                .get("main")
+                .and_then(|m| m.as_str())
+                .unwrap_or("index.js")
+                .to_string(),
+        ),
+        None => Some(sub),
+    }?;
+    join_normal(dir, &target)
+}
+
+/// The path an `exports` entry gives a require or an import: the string, or under conditions
+/// the first of `require`, `import`, `node`, `default` that holds one (types are no module).
+fn condition_target(v: &serde_json::Value) -> Option<String> {
+    match v {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Object(map) => ["require", "import", "node", "default"]
+            .iter()
+            .find_map(|k| map.get(*k).and_then(condition_target)),
+        _ => None,
+    }
+}
+
+/// A tie between a module and its folder's entry point, which bears the folder's name
+/// (`TabPanel/TabPanel.tsx` and `TabPanel/index.ts`, whose barrel re-exports it): the name is
+/// the module's, which defines it. Never a self mention.
+fn module_not_barrel(src: &str, qualified: &[(i64, &str, RefKind)]) -> Option<(i64, Resolution)> {
+    if qualified.iter().any(|q| q.1 == src) {
+        return None;
+    }
+    let barrel = |p: &str| {
+        ENTRY_FILES.contains(&p.rsplit('/').next().unwrap_or(p))
+            && qualified
+                .iter()
+                .any(|q| q.1 != p && dir_of(q.1) == dir_of(p))
+    };
+    let mut rest = qualified.iter().filter(|q| !barrel(q.1));
+    let (id, _, _) = rest.next()?;
+    (rest.next().is_none() && qualified.len() > 1).then_some((*id, Resolution::Nearest))
 }
 
 /// A tie between clients' copies, decided for the writer's client (`resolve::by_client`);
@@ -1074,6 +1177,8 @@ fn bare_kind(
         // in prose: the class or component a file is named after (`NetworkError` in a test's
         // title, "Verify cause was wrapped in NonError"). (Not in Python: a library's docstring
         // names its own classes so, and one package's `OneOf` is not another's `OneOf.py`.)
+        // Such an identifier is the code's, not a document named after it (`ensureSymlink` in
+        // a test is the function, not `docs/ensureSymlink.md`).
         Entity::Other => {
             distinctive
                 && (cue & cue::SOURCE == 0
@@ -1084,6 +1189,7 @@ fn bare_kind(
                     || cue & cue::SOURCE != 0
                         && is_camel(m.name)
                         && cue::lang_of(m.src, b"") == Some(cue::Lang::Script)
+                        && cue::lang_of(path, b"").is_some()
                     || cue & cue::COMMENT != 0
                         && is_kebab(m.name)
                         && cue::lang_of(path, b"").is_some()
@@ -1606,9 +1712,11 @@ fn decide_entry(
     };
     let under = |b: &str| dir.is_empty() || b.strip_prefix(dir).is_some_and(|r| r.starts_with('/'));
     let stem_is_name = |b: &str| {
-        let base = b.rsplit('/').next().unwrap_or(b);
+        let (folder, base) = b.rsplit_once('/').unwrap_or(("", b));
         base.rsplit_once('.')
             .is_some_and(|(stem, _)| stem == m.name)
+            // An index module is known by its folder (`lib/remove/index.js`, `remove`).
+            || is_entry_file(b) && folder.rsplit('/').next() == Some(m.name)
     };
     // `bodyParser.raw()`: the member the entry sets from a module (`exports.raw =
     // require('./lib/types/raw')`).
@@ -1617,32 +1725,137 @@ fn decide_entry(
         under(b)
             && stem_is_name(b)
             && cue::lang_of(b, b"") == Some(cue::Lang::Script)
-            && (exports(&text, dir, b, exported) || member && exports_member(&text, dir, b, m.name))
+            && (exports_through(&text, dir, b, exported, exists)
+                || member && member_module(&text, dir, m.name, exists, 1).as_deref() == Some(*b))
     });
     only_hit(m.src, hits, kind)
 }
 
-/// Whether the CommonJS entry `text` (in the folder `dir`) sets its member `name` to the module
-/// at `module`: `exports.raw = require('./lib/types/raw')`, `module.exports.raw = …`.
-fn exports_member(text: &str, dir: &str, module: &str, name: &str) -> bool {
-    text.lines().any(|line| {
-        let line = line.trim_start();
-        let Some(rest) = line
+/// `exports`, or through one barrel more: the entry re-exports the name from a folder
+/// (`export { ListItem } from './ListItem'`) whose own entry exports the module
+/// (`ListItem/index.ts`: `export { ListItem } from './ListItem'`, for `ListItem/ListItem.tsx`).
+/// One hop, since a component library's barrel of barrels is that deep; a change of any entry
+/// decides every name bound through entries again (`index::apply`), so the hop stays exact.
+fn exports_through(text: &str, dir: &str, module: &str, name: &str, exists: &dyn Disk) -> bool {
+    if exports(text, dir, module, name) {
+        return true;
+    }
+    text.lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("export "))
+        .filter_map(|l| l.split(['\'', '"']).nth(1))
+        .filter(|spec| spec.starts_with("./") || spec.starts_with("../"))
+        .filter_map(|spec| join_normal(dir, spec))
+        .filter(|sub| {
+            module
+                .strip_prefix(sub.as_str())
+                .is_some_and(|r| r.starts_with('/'))
+        })
+        .any(|sub| {
+            ENTRY_FILES
+                .iter()
+                .map(|f| format!("{sub}/{f}"))
+                .find(|e| exists.at(e) == OnDisk::File)
+                .and_then(|e| exists.text(&e))
+                .is_some_and(|t| exports(&t, &sub, module, name))
+        })
+}
+
+/// The module a CommonJS entry `text` (in the folder `dir`) gives its member `name` from:
+/// `exports.raw = require('./lib/types/raw')` (or `module.exports.raw = …`), a key of its
+/// exported object (`move: u(require('./move'))`), or, `hops` deep, a module it spreads into
+/// that object (`...require('./remove')`) which has the member: the module the spread one
+/// gives it from, or the spread module itself where it defines it (`remove: u(remove)`).
+fn member_module(text: &str, dir: &str, name: &str, exists: &dyn Disk, hops: u8) -> Option<String> {
+    let required = |value: &str| {
+        let spec = value.split_once("require(")?.1.trim_start();
+        let spec = spec.strip_prefix(['\'', '"'])?;
+        let spec = &spec[..spec.find(['\'', '"'])?];
+        script_at(dir, spec, exists)
+    };
+    let mut spread = Vec::new();
+    for line in text.lines().map(str::trim_start) {
+        let keyed = line
             .strip_prefix("module.exports.")
             .or_else(|| line.strip_prefix("exports."))
-        else {
+            .and_then(|rest| rest.split_once('='))
+            .or_else(|| line.split_once(':'));
+        if let Some((key, value)) = keyed {
+            if key.trim().trim_matches(['\'', '"']) == name && value.contains("require(") {
+                return required(value);
+            }
+        }
+        if let Some(value) = line.strip_prefix("...") {
+            if value.starts_with("require(") {
+                spread.extend(required(value));
+            }
+        }
+    }
+    if hops == 0 {
+        return None;
+    }
+    // (Only a folder's entry point is read: a change of one decides every name bound through
+    // entries again, `index::apply`.)
+    spread
+        .into_iter()
+        .filter(|m| is_entry_file(m))
+        .find_map(|module| {
+            let text = exists.text(&module)?;
+            let inner = member_module(&text, dir_of(&module), name, exists, hops - 1);
+            inner.or_else(|| defines_member(&text, name).then_some(module))
+        })
+}
+
+/// Whether a CommonJS module's text gives its exports the member `name` of its own:
+/// `exports.name =`, or a key or shorthand of `module.exports = { name: …, name }`.
+fn defines_member(text: &str, name: &str) -> bool {
+    let mut in_exports = false;
+    text.lines().map(str::trim).any(|line| {
+        if let Some(rest) = line
+            .strip_prefix("module.exports.")
+            .or_else(|| line.strip_prefix("exports."))
+        {
+            return rest.split('=').next().is_some_and(|k| k.trim() == name);
+        }
+        let body = if let Some(rest) = line.strip_prefix("module.exports") {
+            in_exports = true;
+            rest.split_once('{').map_or("", |(_, b)| b)
+        } else if in_exports {
+            line
+        } else {
             return false;
         };
-        let Some((member, value)) = rest.split_once('=') else {
-            return false;
-        };
-        let Some(spec) = value.trim_start().strip_prefix("require(") else {
-            return false;
-        };
-        let spec = spec.trim_start_matches(['\'', '"']);
-        let spec = &spec[..spec.find(['\'', '"']).unwrap_or(spec.len())];
-        member.trim() == name && spec_leads_to(dir, spec, module)
+        if body.contains('}') {
+            in_exports = false;
+        }
+        body.split(['{', '}', ',']).any(|entry| {
+            let key = entry.split(':').next().unwrap_or("").trim();
+            key == name
+        })
     })
+}
+
+/// The script a relative `spec` written in the folder `dir` loads: the file as written, with
+/// a script extension, or a folder's entry point.
+fn script_at(dir: &str, spec: &str, exists: &dyn Disk) -> Option<String> {
+    if !(spec.starts_with("./") || spec.starts_with("../")) {
+        return None;
+    }
+    let p = join_normal(dir, spec)?;
+    match exists.at(&p) {
+        OnDisk::File => return Some(p),
+        OnDisk::Dir => {
+            return ENTRY_FILES
+                .iter()
+                .map(|f| format!("{p}/{f}"))
+                .find(|e| exists.at(e) == OnDisk::File);
+        }
+        OnDisk::Missing => {}
+    }
+    ["js", "cjs", "mjs", "ts"]
+        .iter()
+        .map(|ext| format!("{p}.{ext}"))
+        .find(|f| exists.at(f) == OnDisk::File)
 }
 
 /// Whether a script's relative import `spec`, written in the folder `dir`, loads the module
@@ -1959,6 +2172,15 @@ fn decide_path(
             .collect();
         if let Some(d) = sources.iter().find_map(lead) {
             return d;
+        }
+    }
+    // A path in the namespace of a package the tree is (`require('body-parser/raw')`,
+    // `fs-extra/esm` in its README): the file its `package.json` maps the subpath to.
+    if !relative && !outside {
+        if let Some(p) = own_package_file(src_dir, via, exists) {
+            if let Some(d) = lead(&p) {
+                return d;
+            }
         }
     }
     if let Some((id, page)) = site_page(via, bearers).filter(|_| !import) {
@@ -3673,18 +3895,164 @@ mod tests {
         let shown = member("const view = bodyParser.json()");
         let d = decide_entry(&shown, via, RefKind::Use, &b, &pkg);
         assert_eq!(d, Decision::Weak);
-        assert!(exports_member(
-            "module.exports.view = require(\"./lib/view.js\")",
+        let at = |text, name| member_module(text, "", name, &pkg, 0);
+        let view = Some("lib/view.js".to_string());
+        assert_eq!(
+            at("module.exports.view = require(\"./lib/view.js\")", "view"),
+            view
+        );
+        assert_eq!(
+            at(
+                "module.exports = {\n  view: u(require('./lib/view'))\n}",
+                "view"
+            ),
+            view
+        );
+        assert_eq!(at("exports.view = require('view-engine')", "view"), None);
+        assert_eq!(at("exports.view = require('./lib/view')", "json"), None);
+        // Through a barrel of barrels: `export { View } from './lib'`, whose own entry
+        // exports `./view`.
+        struct Barrels;
+        impl Disk for Barrels {
+            fn at(&self, p: &str) -> OnDisk {
+                match p {
+                    "index.js" | "lib/index.js" | "lib/view.js" => OnDisk::File,
+                    "lib" => OnDisk::Dir,
+                    _ => OnDisk::Missing,
+                }
+            }
+            fn text(&self, p: &str) -> Option<std::sync::Arc<str>> {
+                match p {
+                    "index.js" => Some("export { View, type P } from './lib';\n".into()),
+                    "lib/index.js" => Some("export { View } from './view';\n".into()),
+                    _ => None,
+                }
+            }
+        }
+        let d = decide_entry(&m("view"), "..#View", RefKind::Use, &b, &Barrels);
+        assert_eq!(d, Decision::Edge(2, Resolution::Unique, RefKind::Use));
+        // The outer barrel alone says nothing of the module.
+        assert!(!exports(
+            "export { View } from './lib';\n",
             "",
             "lib/view.js",
             "view"
         ));
-        assert!(!exports_member(
-            "exports.view = require('view-engine')",
-            "",
-            "lib/view.js",
-            "view"
-        ));
+        // A member spread into the entry's exports from a folder's entry (`...require('./lib')`,
+        // fs-extra's): the module that entry gives it from, or the entry where it defines it.
+        struct Spread;
+        impl Disk for Spread {
+            fn at(&self, p: &str) -> OnDisk {
+                match p {
+                    "index.js" | "lib/index.js" | "lib/view.js" => OnDisk::File,
+                    "lib" => OnDisk::Dir,
+                    _ => OnDisk::Missing,
+                }
+            }
+            fn text(&self, p: &str) -> Option<std::sync::Arc<str>> {
+                match p {
+                    "index.js" => Some(
+                        "module.exports = {\n  ...require('./fs'),\n  ...require('./lib')\n}\n"
+                            .into(),
+                    ),
+                    "lib/index.js" => Some(
+                        "function json () {}\nmodule.exports = {\n  view: require('./view'),\n  \
+                         json\n}\n"
+                            .into(),
+                    ),
+                    _ => None,
+                }
+            }
+        }
+        let entry = "module.exports = {\n  ...require('./fs'),\n  ...require('./lib')\n}\n";
+        let found = |name| member_module(entry, "", name, &Spread, 1);
+        assert_eq!(found("view"), view);
+        assert_eq!(found("json"), Some("lib/index.js".to_string()));
+        assert_eq!(found("other"), None);
+        // Not deeper than asked.
+        assert_eq!(member_module(entry, "", "view", &Spread, 0), None);
+        let used = Mention {
+            text: "fse.json(x)",
+            ..m("json")
+        };
+        let b = [(1, "lib/index.js"), (2, "lib/view.js")];
+        let d = decide_entry(&used, "..#fse", RefKind::Use, &b, &Spread);
+        assert_eq!(
+            d,
+            Decision::Weak,
+            "the entry's name is its folder's, not `json`"
+        );
+        let used = Mention {
+            text: "fse.view(x)",
+            ..m("view")
+        };
+        let d = decide_entry(&used, "..#fse", RefKind::Use, &b, &Spread);
+        assert_eq!(d, Decision::Edge(2, Resolution::Unique, RefKind::Use));
+    }
+
+    #[test]
+    fn a_path_of_a_packages_own_namespace_is_the_file_its_manifest_maps() {
+        struct Manifests;
+        impl Disk for Manifests {
+            fn at(&self, p: &str) -> OnDisk {
+                match p {
+                    "package.json" | "packages/core/package.json" => OnDisk::File,
+                    _ => OnDisk::Missing,
+                }
+            }
+            fn text(&self, p: &str) -> Option<std::sync::Arc<str>> {
+                match p {
+                    "package.json" => Some(
+                        r#"{"name": "body-parser", "exports": {".": "./index.js",
+                        "./raw": {"types": "./raw.d.ts", "require": "./lib/types/raw.js"},
+                        "./x/*": "./lib/x/*.js"}}"#
+                            .into(),
+                    ),
+                    "packages/core/package.json" => {
+                        Some(r#"{"name": "@kit/core", "main": "dist/main.js"}"#.into())
+                    }
+                    _ => None,
+                }
+            }
+        }
+        let f = |dir, via| own_package_file(dir, via, &Manifests);
+        assert_eq!(f("", "body-parser/raw"), Some("lib/types/raw.js".into()));
+        assert_eq!(f("test", "body-parser"), Some("index.js".into()));
+        assert_eq!(f("docs/a", "body-parser/x/y"), Some("lib/x/y.js".into()));
+        // A subpath the map does not export; another package; a name it only begins with.
+        assert_eq!(f("", "body-parser/json"), None);
+        assert_eq!(f("", "express/raw"), None);
+        assert_eq!(f("", "body-parser-x/raw"), None);
+        // The nearest manifest above the writer: a workspace's package, scoped, without a map.
+        assert_eq!(
+            f("packages/core/src", "@kit/core"),
+            Some("packages/core/dist/main.js".into())
+        );
+        assert_eq!(
+            f("packages/core/src", "@kit/core/src/a.ts"),
+            Some("packages/core/src/a.ts".into())
+        );
+        assert_eq!(f("", "@kit/core"), None, "not above the root's writer");
+    }
+
+    #[test]
+    fn a_module_is_named_before_its_folders_barrel() {
+        let q = |ps: &[&'static str]| -> Vec<(i64, &'static str, RefKind)> {
+            ps.iter()
+                .enumerate()
+                .map(|(i, p)| (i as i64, *p, RefKind::Name))
+                .collect()
+        };
+        let both = q(&["ui/TabPanel/TabPanel.tsx", "ui/TabPanel/index.ts"]);
+        assert_eq!(
+            module_not_barrel("app/x.tsx", &both),
+            Some((0, Resolution::Nearest))
+        );
+        // Not the writer's own; not two modules; an index alone is no tie.
+        assert_eq!(module_not_barrel("ui/TabPanel/TabPanel.tsx", &both), None);
+        let two = q(&["a/T/T.tsx", "b/T/T.tsx", "a/T/index.ts"]);
+        assert_eq!(module_not_barrel("x.ts", &two), None);
+        assert_eq!(module_not_barrel("x.ts", &q(&["a/T/index.ts"])), None);
     }
 
     #[test]

@@ -333,6 +333,16 @@ pub(super) fn entry_names(conn: &Connection) -> Result<Vec<String>> {
     Ok(names)
 }
 
+/// The names written through a bare path, which a package's manifest may map.
+pub(super) fn package_path_names(conn: &Connection) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(sql::PACKAGE_PATH_NAMES)?;
+    let names = stmt
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()
+        .context("listing names written through bare paths")?;
+    Ok(names)
+}
+
 /// The names of the modules beside the Python module at `path` that it references (its
 /// imports of siblings, `from . import _manylinux`): a use through it (`tags._manylinux`) is
 /// decided by reading those imports (`refs::through_module_file`). Asked before a change is

@@ -170,6 +170,17 @@ pub(crate) fn apply(
     if !plan.full && entry_touched {
         reresolve.extend(delta::entry_names(conn)?);
     }
+    // A package's manifest maps the paths of its namespace (`refs::own_package_file`).
+    let manifest_touched = plan
+        .added
+        .iter()
+        .map(|e| e.path.as_str())
+        .chain(plan.removed.iter().map(|(_, p)| p.as_str()))
+        .chain(plan.checks.iter().map(|(_, p, _)| p.as_str()))
+        .any(|p| p.rsplit('/').next() == Some("package.json"));
+    if !plan.full && manifest_touched {
+        reresolve.extend(delta::package_path_names(conn)?);
+    }
     // A Python module's imports of its siblings decide what a use through it names
     // (`tags._manylinux`, `refs::through_module_file`): when one comes, changes or goes, the
     // names it imported before and after are decided again.
