@@ -269,6 +269,7 @@ const WORDS: &[&str] = &[
     "\nmodule.exports = {\n  ...require('./lib')\n}\n",
     "\nmodule.exports = {\n  helpers_lib: require('./helpers_lib')\n}\n",
     "\nconst kit = require('.')\nkit.helpers_lib()\n",
+    "\n```js\nconst kit = require('kit-x')\nkit.helpers_lib()\n```\n",
     // A conventional file's name alone and after steps; a key that takes an agent; a
     // command's namespace; a parenthesised import over lines.
     "config.json",

@@ -253,6 +253,11 @@ impl FileLangs {
         }
     }
 
+    /// The fenced code of a document: `(start, end, language)`, in order.
+    pub fn fences(&self) -> &[(usize, usize, Lang)] {
+        &self.fences
+    }
+
     /// The file's own language.
     pub fn base(&self) -> Option<Lang> {
         self.base
@@ -1683,7 +1688,8 @@ pub struct Binding {
     pub from_import: bool,
 }
 
-/// A name a script binds to a module of its own tree by a relative require or import.
+/// A name a script binds to a module of its own tree by a relative require or import (or, for
+/// `package_bindings`, to a package by its bare name).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScriptBinding {
     /// The name used in the code (`context`, `only`).
@@ -1702,6 +1708,18 @@ pub struct ScriptBinding {
 /// from './m'`. A require or import of a package (`require('node:test')`) binds nothing here:
 /// no file of the tree is that package.
 pub fn script_bindings(hay: &[u8]) -> Vec<ScriptBinding> {
+    script_bindings_of(hay, is_relative)
+}
+
+/// The bindings of a package by its bare name (`const bodyParser = require('body-parser')`,
+/// `import fs from 'fs-extra'`), as a document's example writes the package it documents.
+pub fn package_bindings(hay: &[u8]) -> Vec<ScriptBinding> {
+    script_bindings_of(hay, |s| {
+        !s.is_empty() && !s.starts_with(['.', '/', '#', '~']) && !s.contains(':')
+    })
+}
+
+fn script_bindings_of(hay: &[u8], wanted: impl Fn(&str) -> bool) -> Vec<ScriptBinding> {
     let mut out = Vec::new();
     for (ls, line) in lines_holding(hay, b"require(") {
         let mut from = 0;
@@ -1710,7 +1728,7 @@ pub fn script_bindings(hay: &[u8]) -> Vec<ScriptBinding> {
             if i > 0 && (is_ident(line[i - 1]) || line[i - 1] == b'.') {
                 continue;
             }
-            let Some(spec) = quoted_at(line, from).filter(|s| is_relative(s)) else {
+            let Some(spec) = quoted_at(line, from).filter(|s| wanted(s)) else {
                 continue;
             };
             for bound in bound_before(&line[..i]) {
@@ -1732,7 +1750,7 @@ pub fn script_bindings(hay: &[u8]) -> Vec<ScriptBinding> {
         let Some(f) = memchr::memmem::rfind(clause, b" from ") else {
             continue;
         };
-        let Some(spec) = quoted_at(clause, f + 6).filter(|s| is_relative(s)) else {
+        let Some(spec) = quoted_at(clause, f + 6).filter(|s| wanted(s)) else {
             continue;
         };
         let mut names = clause[..f].trim_ascii();

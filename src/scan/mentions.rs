@@ -92,6 +92,11 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
         script_uses(matcher, bytes, &mut out);
         path_joins(bytes, false, &mut out);
     }
+    for &(s, e, lang) in langs.fences() {
+        if lang == cue::Lang::Script {
+            package_members(matcher, bytes, s, e, &mut out);
+        }
+    }
     if python {
         qualified(matcher, bytes, path, &long_strings, &mut out);
         dotted_module_strings(bytes, &mut out);
@@ -1732,6 +1737,73 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
     }
 }
 
+/// In a document's example of script (`bytes[start..end]`), a member of a package bound by its
+/// bare name (`bodyParser.raw()` after `const bodyParser = require('body-parser')`): the module
+/// the package's entry sets it from, when the package is the tree's own (its `package.json`:
+/// resolution reads it, `refs::decide_entry`, via `package#Name`).
+fn package_members(
+    matcher: &Matcher,
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    found: &mut Vec<(Mention, Cue)>,
+) {
+    let code = &bytes[start..end];
+    let bindings = cue::package_bindings(code);
+    if bindings.is_empty() {
+        return;
+    }
+    let first_line = memchr::memchr_iter(b'\n', &bytes[..start]).count() as u32 + 1;
+    let breaks: Vec<usize> = memchr::memchr_iter(b'\n', code).collect();
+    let line_of = |at: usize| first_line + breaks.partition_point(|&p| p < at) as u32;
+    for (b, word, w_end) in package_member_uses(code, &bindings) {
+        let Some(id) = matcher.id_of(word) else {
+            continue;
+        };
+        let via = format!("{}#{}", b.spec, b.bound);
+        let (a, z) = (start + w_end - word.len(), start + w_end);
+        let bits = cue::IMPORT | cue::QUALIFIED | cue::ENTRY | cue::FENCE;
+        found.push(code_mention(id, line_of(w_end), a, z, bits, via));
+    }
+}
+
+/// Each member used of a package bound by its bare name in `code` (`bodyParser.raw()`, not
+/// `bodyParser.raw.x`): the binding, the member, where it ends.
+fn package_member_uses<'c, 'b>(
+    code: &'c [u8],
+    bindings: &'b [cue::ScriptBinding],
+) -> Vec<(&'b cue::ScriptBinding, &'c str, usize)> {
+    let binding_lines: std::collections::HashSet<usize> =
+        bindings.iter().map(|b| b.line_start).collect();
+    let mut out = Vec::new();
+    for b in bindings
+        .iter()
+        .filter(|b| !b.spec.contains('/') || b.spec.starts_with('@'))
+    {
+        let Some(uses) = cue::script_uses_of(code, &b.bound, &binding_lines, false) else {
+            continue;
+        };
+        for (_, e) in uses {
+            if let Some(&(word, w_end)) = chain_words(code, e).first() {
+                if code.get(w_end) != Some(&b'.') {
+                    out.push((b, word, w_end));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The members `package_members` looks up in an example's `code` (which a probe for new names
+/// must know: `chained_words`).
+fn package_member_words(code: &[u8]) -> Vec<String> {
+    let bindings = cue::package_bindings(code);
+    package_member_uses(code, &bindings)
+        .into_iter()
+        .map(|(_, w, _)| w.to_string())
+        .collect()
+}
+
 /// A name a package re-exports from a module of its own (`from quart import Quart`, which
 /// `quart/__init__.py` imports from `.app`): a line using it that shows that module's name
 /// (`app = Quart(__name__)`) uses the module. Which module is the package entry's content, read
@@ -2076,10 +2148,20 @@ fn chain_words(bytes: &[u8], mut end: usize) -> Vec<(&str, usize)> {
 /// `from jinja2 import Environment`, `process` for `multiprocessing.Process`,
 /// `namesake_submodule`); in a script, the stems of compiled names (`compiled_stems`).
 pub fn chained_words(bytes: &[u8], path: &str) -> Vec<String> {
-    match cue::FileLangs::of(path, bytes).base() {
+    let langs = cue::FileLangs::of(path, bytes);
+    match langs.base() {
         Some(cue::Lang::Python) => {}
         Some(cue::Lang::Script) => return compiled_stems(bytes),
-        _ => return Vec::new(),
+        // A document's examples: the members of packages they bind (`package_members`).
+        _ => {
+            let mut out = Vec::new();
+            for &(s, e, lang) in langs.fences() {
+                if lang == cue::Lang::Script {
+                    out.extend(package_member_words(&bytes[s..e]));
+                }
+            }
+            return out;
+        }
     }
     let upper = |w: &str| w.as_bytes().first().is_some_and(u8::is_ascii_uppercase);
     let mut out = Vec::new();
@@ -2843,6 +2925,21 @@ mod tests {
             .filter(|(_, _, bits, _)| bits & bit != 0)
             .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
             .collect()
+    }
+
+    #[test]
+    fn a_member_of_a_package_in_a_documents_example_is_asked_of_its_entry() {
+        let text = "# x\n\n```js\nconst bodyParser = require('body-parser')\n\napp.use(bodyParser.raw())\nconst raw = 1\n```\n\nbodyParser.raw again\n";
+        let got = found(&["raw"], text, "README.md");
+        assert_eq!(
+            carrying(&got, cue::ENTRY),
+            [("raw", 6, Some("body-parser#bodyParser"))],
+            "{got:?}"
+        );
+        // A relative or node: import, or a subpath, binds no package member.
+        let text = "```js\nconst fs = require('node:fs')\nfs.raw()\n```\n";
+        let got = found(&["raw"], text, "README.md");
+        assert!(carrying(&got, cue::ENTRY).is_empty(), "{got:?}");
     }
 
     #[test]

@@ -362,6 +362,7 @@ pub fn never_an_edge(
     }
     if cue & cue::FENCE != 0
         && cue & cue::IMPORT != 0
+        && cue & cue::ENTRY == 0
         && via.is_some_and(|v| !fence_import_has_folders(v))
     {
         return true;
@@ -456,7 +457,12 @@ pub fn decide_hinted(
     if let Some(via) = path_like {
         // An example's import in a document names the example's own modules unless its
         // folders say which of ours (`from plugin_eval.models import …`).
-        if m.cue & cue::FENCE != 0 && m.cue & cue::IMPORT != 0 && !fence_import_has_folders(via) {
+        // (A member of the tree's own package, bound by its name, is asked of its entry.)
+        if m.cue & cue::FENCE != 0
+            && m.cue & cue::IMPORT != 0
+            && m.cue & cue::ENTRY == 0
+            && !fence_import_has_folders(via)
+        {
             return Decision::Weak;
         }
         let kind = if m.cue & cue::QUALIFIED != 0 {
@@ -1685,28 +1691,42 @@ fn decide_entry(
         Some((v, n)) => (v, n),
         None => (via, m.name),
     };
-    let Some(p) = join_normal(src_dir, via) else {
-        return Decision::Weak;
-    };
-    let dir = match p.rsplit_once('/') {
-        Some((d, "index")) => d,
-        None if p == "index" => "",
-        _ => p.as_str(),
-    };
-    let in_dir = |f: &str| {
-        if dir.is_empty() {
-            f.to_string()
-        } else {
-            format!("{dir}/{f}")
+    // A package by its bare name (`require('body-parser')` in a document's example): the tree's
+    // own, by its `package.json`, whose entry is read as a folder's is.
+    let (dir, entry) = if via.starts_with('.') {
+        let Some(p) = join_normal(src_dir, via) else {
+            return Decision::Weak;
+        };
+        let dir = match p.rsplit_once('/') {
+            Some((d, "index")) => d.to_string(),
+            None if p == "index" => String::new(),
+            _ => p,
+        };
+        let in_dir = |f: &str| {
+            if dir.is_empty() {
+                f.to_string()
+            } else {
+                format!("{dir}/{f}")
+            }
+        };
+        let Some(entry) = ENTRY_FILES
+            .iter()
+            .map(|f| in_dir(f))
+            .find(|e| exists.at(e) == OnDisk::File)
+        else {
+            return Decision::Weak;
+        };
+        (dir, entry)
+    } else {
+        match own_package_file(src_dir, via, exists) {
+            // (An entry point by its file name only: a change of one re-decides these.)
+            Some(entry) if is_entry_file(&entry) && exists.at(&entry) == OnDisk::File => {
+                (dir_of(&entry).to_string(), entry)
+            }
+            _ => return Decision::Weak,
         }
     };
-    let Some(entry) = ENTRY_FILES
-        .iter()
-        .map(|f| in_dir(f))
-        .find(|e| exists.at(e) == OnDisk::File)
-    else {
-        return Decision::Weak;
-    };
+    let dir = dir.as_str();
     let Some(text) = exists.text(&entry) else {
         return Decision::Weak;
     };
