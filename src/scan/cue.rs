@@ -782,7 +782,18 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     if after_package_manager(&line[..a]) {
         cue.bits |= PACKAGE;
     }
-    if run_as_program(&line[..a], &line[e..]) {
+    // In shell code, the first word of a command line is the program it runs, whatever
+    // follows (`ai-coding-usage query "…"`).
+    let shell_command = lang == Some(Lang::Shell)
+        && line[..a]
+            .trim_ascii()
+            .strip_prefix(b"$")
+            .unwrap_or(line[..a].trim_ascii())
+            .trim_ascii()
+            .is_empty()
+        && (line[e..].is_empty() || line[e..].starts_with(b" "))
+        && !is_comment_line(line);
+    if run_as_program(&line[..a], &line[e..], !template_literal) || shell_command {
         cue.bits |= RUN;
     }
     let prev = last_word(before);
@@ -1044,19 +1055,29 @@ fn slashed_run(line: &[u8], ts: usize, e: usize) -> Option<&[u8]> {
 /// Whether a name between `before` and `after` on its line is run as a program: first on the
 /// line or in its code span (after a prompt's `$`), with a flag next (`x --compare`, `` `x -v
 /// a` ``).
-fn run_as_program(before: &[u8], after: &[u8]) -> bool {
+fn run_as_program(before: &[u8], after: &[u8], spans: bool) -> bool {
     let lead = before.trim_ascii();
     let lead = lead.strip_suffix(b"$").unwrap_or(lead).trim_ascii_end();
-    let first = lead.is_empty() || lead == b"`" || lead.ends_with(b"`") && !lead.contains(&b' ');
+    // A table's cell opens with its own bar (`` | `x --help` | ``).
+    let cell = lead.strip_prefix(b"|").unwrap_or(lead).trim_ascii_start();
+    let span = cell == b"`" || lead.ends_with(b"`") && !lead.contains(&b' ');
+    let first = lead.is_empty() || span;
     let Some(rest) = after.strip_prefix(b" ") else {
         return false;
     };
     let rest = rest.trim_ascii_start();
-    first
-        && rest.first() == Some(&b'-')
+    let flag = rest.first() == Some(&b'-')
         && rest
             .get(1)
-            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'-')
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'-');
+    // A code span holding a command line (`` `x query "SQL"` ``): its first word runs.
+    // (A span after a role, `` :ref:`validators <x>` ``, is a cross-reference.)
+    let opened = lead
+        .strip_suffix(b"`")
+        .is_some_and(|o| o.last().is_none_or(|b| matches!(b, b' ' | b'|' | b'(')));
+    let command_span =
+        spans && opened && rest.first().is_some_and(|b| *b != b'`') && rest.contains(&b'`');
+    first && flag || command_span
 }
 
 /// Whether a name starting where `before` ends is a package a package manager runs or installs:
@@ -1872,8 +1893,10 @@ pub fn script_uses_of(
         // An assignment's target stands where a statement or an element starts (`tally = 3`),
         // not after a type annotation's colon (`const e: HTTPError = new HTTPError()`).
         let target = matches!(head.last(), None | Some(b';' | b'{' | b'}' | b',' | b'('));
+        // A lone arrow parameter (`bound => …`) is declared; a return type before an arrow
+        // (`(x): IgnoreLike =>`) is a use.
         let assigned = target && after.starts_with(b"=") && !after.starts_with(b"==")
-            || after.starts_with(b"=>");
+            || after.starts_with(b"=>") && head.last() != Some(&b':');
         if declared || assigned || is_parameter(line, s, e) {
             return None;
         }
@@ -2476,6 +2499,8 @@ app.all('/x/:id{/:op}', tally)\n";
             &b"import {Tally} from './Tally.js'\nconst f = (e: Tally) => e instanceof Tally\n"[..],
             b"import {Tally} from './Tally.js'\nfunction f (e = new Tally()) { return e as Tally }\n",
             b"import {Tally} from './Tally.js'\nconst e: Tally = new Tally()\n",
+            // A return type before an arrow.
+            b"import {Tally} from './Tally.js'\nconst f = (x: Tally): Tally =>\n  x\n",
         ] {
             assert_eq!(
                 script_uses_of(typed, "Tally", &lines, false).map(|u| u.len()),
@@ -2852,6 +2877,8 @@ app.all('/x/:id{/:op}', tally)\n";
             "session-metrics --compare A.jsonl B.jsonl",
             "  $ session-metrics -v",
             "`session-metrics --compare a b` produces a paired comparison",
+            "| `session-metrics --help` | Detailed help |",
+            "3. Execute queries with `session-metrics query \"SQL\"`",
         ] {
             assert!(has(&cue(line, "session-metrics", "a.md"), RUN), "{line}");
         }
@@ -2859,8 +2886,27 @@ app.all('/x/:id{/:op}', tally)\n";
             "run session-metrics --compare",
             "session-metrics - the skill",
             "session-metrics records costs",
+            "the `session-metrics` skill",
+            "use `session-metrics`-style names",
+            "(for example, :ref:`session-metrics <x>`)",
         ] {
             assert!(!has(&cue(line, "session-metrics", "a.md"), RUN), "{line}");
+        }
+        // In a shell example, the first word of a command runs, whatever follows.
+        for text in [
+            "```bash\nsession-metrics query \"x\"\n```\n",
+            "```sh\n$ session-metrics\n```\n",
+        ] {
+            let s = text.find("session-metrics").unwrap_or(0);
+            let langs = FileLangs::of("a.md", text.as_bytes());
+            let c = langs.cue(text.as_bytes(), s, s + "session-metrics".len(), false);
+            assert!(has(&c, RUN), "{text}");
+        }
+        let text = "```bash\necho session-metrics query\n# session-metrics x\n```\n";
+        let langs = FileLangs::of("a.md", text.as_bytes());
+        for (s, _) in text.match_indices("session-metrics") {
+            let c = langs.cue(text.as_bytes(), s, s + "session-metrics".len(), false);
+            assert!(!has(&c, RUN), "{text} at {s}");
         }
     }
 
