@@ -1201,6 +1201,10 @@ fn bare_kind(
                         && cue::lang_of(path, b"").is_some()
                         && !super::resolve::is_test(path))
                 || cue & cue::LITERAL != 0 && lists_submodule(m.src, path, m.name)
+                // Run as a program on a command line (`ai-coding-usage --schema` in a shell
+                // example): the script of that hyphenated name, which no module of code bears
+                // (`tmux attach` is the program, not `lib/tmux.ts`, a module driving it).
+                || cue & cue::RUN != 0 && is_kebab(m.name) && is_program_file(path, m.name)
         }
     };
     ok.then_some(RefKind::Name)
@@ -4313,6 +4317,18 @@ mod tests {
         let to = |bits| edge_to(d(src, "session-metrics", bits, None, &b)).map(|e| e.0);
         assert_eq!(to(cue::RUN | cue::FENCE), Some(2));
         assert_eq!(to(cue::FENCE), Some(1), "(the skill, said bare)");
+        // From outside the skill, a script without an extension, in a shell example.
+        let b = [
+            ".claude/skills/acu/SKILL.md",
+            ".claude/skills/acu/scripts/acu-tool",
+        ];
+        let src = ".claude/agents/curator.md";
+        let shell = cue::RUN | cue::FENCE | cue::SOURCE;
+        let to = |bits| edge_to(d(src, "acu-tool", bits, None, &b)).map(|e| e.0);
+        assert_eq!(to(shell), Some(2));
+        // A module named after the program it drives is not what runs (`tmux attach`).
+        let b = ["scripts/lib/tmux.ts"];
+        assert_eq!(edge_to(d("docs/ops.md", "tmux", shell, None, &b)), None);
     }
 
     #[test]
