@@ -111,7 +111,8 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // annotations (twentieth); 21: a name through a folder's barrel or a barrel of
         // barrels, a member an entry spreads from a folder's entry, a module before its
         // folder's barrel, a path of the tree's own package namespace by its `package.json`,
-        // camel case in code is no document (twenty-first).
+        // camel case in code is no document, a return type before an arrow, a command
+        // line's program in a shell example (twenty-first).
         "rules": 21,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()

@@ -3934,26 +3934,31 @@ mod tests {
         );
         assert_eq!(at("exports.view = require('view-engine')", "view"), None);
         assert_eq!(at("exports.view = require('./lib/view')", "json"), None);
-        // Through a barrel of barrels: `export { View } from './lib'`, whose own entry
-        // exports `./view`.
-        struct Barrels;
-        impl Disk for Barrels {
+        // A package of a few files: `lib/` a folder, each text as given.
+        struct Files(&'static [(&'static str, &'static str)]);
+        impl Disk for Files {
             fn at(&self, p: &str) -> OnDisk {
                 match p {
-                    "index.js" | "lib/index.js" | "lib/view.js" => OnDisk::File,
                     "lib" => OnDisk::Dir,
+                    "lib/view.js" => OnDisk::File,
+                    _ if self.0.iter().any(|(f, _)| *f == p) => OnDisk::File,
                     _ => OnDisk::Missing,
                 }
             }
             fn text(&self, p: &str) -> Option<std::sync::Arc<str>> {
-                match p {
-                    "index.js" => Some("export { View, type P } from './lib';\n".into()),
-                    "lib/index.js" => Some("export { View } from './view';\n".into()),
-                    _ => None,
-                }
+                self.0
+                    .iter()
+                    .find(|(f, _)| *f == p)
+                    .map(|(_, t)| (*t).into())
             }
         }
-        let d = decide_entry(&m("view"), "..#View", RefKind::Use, &b, &Barrels);
+        // Through a barrel of barrels: `export { View } from './lib'`, whose own entry
+        // exports `./view`.
+        let barrels = Files(&[
+            ("index.js", "export { View, type P } from './lib';\n"),
+            ("lib/index.js", "export { View } from './view';\n"),
+        ]);
+        let d = decide_entry(&m("view"), "..#View", RefKind::Use, &b, &barrels);
         assert_eq!(d, Decision::Edge(2, Resolution::Unique, RefKind::Use));
         // The outer barrel alone says nothing of the module.
         assert!(!exports(
@@ -3964,43 +3969,29 @@ mod tests {
         ));
         // A member spread into the entry's exports from a folder's entry (`...require('./lib')`,
         // fs-extra's): the module that entry gives it from, or the entry where it defines it.
-        struct Spread;
-        impl Disk for Spread {
-            fn at(&self, p: &str) -> OnDisk {
-                match p {
-                    "index.js" | "lib/index.js" | "lib/view.js" => OnDisk::File,
-                    "lib" => OnDisk::Dir,
-                    _ => OnDisk::Missing,
-                }
-            }
-            fn text(&self, p: &str) -> Option<std::sync::Arc<str>> {
-                match p {
-                    "index.js" => Some(
-                        "module.exports = {\n  ...require('./fs'),\n  ...require('./lib')\n}\n"
-                            .into(),
-                    ),
-                    "lib/index.js" => Some(
-                        "function json () {}\nmodule.exports = {\n  view: require('./view'),\n  \
-                         json\n}\n"
-                            .into(),
-                    ),
-                    _ => None,
-                }
-            }
-        }
+        let spread = Files(&[
+            (
+                "index.js",
+                "module.exports = {\n  ...require('./fs'),\n  ...require('./lib')\n}\n",
+            ),
+            (
+                "lib/index.js",
+                "function json () {}\nmodule.exports = {\n  view: require('./view'),\n  json\n}\n",
+            ),
+        ]);
         let entry = "module.exports = {\n  ...require('./fs'),\n  ...require('./lib')\n}\n";
-        let found = |name| member_module(entry, "", name, &Spread, 1);
+        let found = |name| member_module(entry, "", name, &spread, 1);
         assert_eq!(found("view"), view);
         assert_eq!(found("json"), Some("lib/index.js".to_string()));
         assert_eq!(found("other"), None);
         // Not deeper than asked.
-        assert_eq!(member_module(entry, "", "view", &Spread, 0), None);
+        assert_eq!(member_module(entry, "", "view", &spread, 0), None);
         let used = Mention {
             text: "fse.json(x)",
             ..m("json")
         };
         let b = [(1, "lib/index.js"), (2, "lib/view.js")];
-        let d = decide_entry(&used, "..#fse", RefKind::Use, &b, &Spread);
+        let d = decide_entry(&used, "..#fse", RefKind::Use, &b, &spread);
         assert_eq!(
             d,
             Decision::Weak,
@@ -4010,7 +4001,7 @@ mod tests {
             text: "fse.view(x)",
             ..m("view")
         };
-        let d = decide_entry(&used, "..#fse", RefKind::Use, &b, &Spread);
+        let d = decide_entry(&used, "..#fse", RefKind::Use, &b, &spread);
         assert_eq!(d, Decision::Edge(2, Resolution::Unique, RefKind::Use));
     }
 

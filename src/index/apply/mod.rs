@@ -158,33 +158,8 @@ pub(crate) fn apply(
     } else {
         delta.reresolve()
     };
-    // A package's entry point decides what a name bound through it is (`refs::decide_entry`):
-    // when one comes, changes or goes, every such name is decided again.
-    let entry_touched = plan
-        .added
-        .iter()
-        .map(|e| e.path.as_str())
-        .chain(plan.removed.iter().map(|(_, p)| p.as_str()))
-        .chain(plan.checks.iter().map(|(_, p, _)| p.as_str()))
-        .any(is_entry_file);
-    if !plan.full && entry_touched {
-        reresolve.extend(delta::entry_names(conn)?);
-    }
-    // A package's manifest maps the paths of its namespace (`refs::own_package_file`).
-    let manifest_touched = plan
-        .added
-        .iter()
-        .map(|e| e.path.as_str())
-        .chain(plan.removed.iter().map(|(_, p)| p.as_str()))
-        .chain(plan.checks.iter().map(|(_, p, _)| p.as_str()))
-        .any(|p| p.rsplit('/').next() == Some("package.json"));
-    if !plan.full && manifest_touched {
-        reresolve.extend(delta::package_path_names(conn)?);
-    }
-    // A Python module's imports of its siblings decide what a use through it names
-    // (`tags._manylinux`, `refs::through_module_file`): when one comes, changes or goes, the
-    // names it imported before and after are decided again.
-    let modules: Vec<String> = if plan.full {
+    // The files that come, change or go (none asked of a full rebuild).
+    let touched: Vec<&str> = if plan.full {
         Vec::new()
     } else {
         plan.added
@@ -192,10 +167,28 @@ pub(crate) fn apply(
             .map(|e| e.path.as_str())
             .chain(plan.removed.iter().map(|(_, p)| p.as_str()))
             .chain(plan.checks.iter().map(|(_, p, _)| p.as_str()))
-            .filter(|p| p.ends_with(".py"))
-            .map(str::to_string)
             .collect()
     };
+    // A package's entry point decides what a name bound through it is (`refs::decide_entry`):
+    // when one comes, changes or goes, every such name is decided again.
+    if touched.iter().any(|p| is_entry_file(p)) {
+        reresolve.extend(delta::entry_names(conn)?);
+    }
+    // A package's manifest maps the paths of its namespace (`refs::own_package_file`).
+    if touched
+        .iter()
+        .any(|p| p.rsplit('/').next() == Some("package.json"))
+    {
+        reresolve.extend(delta::package_path_names(conn)?);
+    }
+    // A Python module's imports of its siblings decide what a use through it names
+    // (`tags._manylinux`, `refs::through_module_file`): when one comes, changes or goes, the
+    // names it imported before and after are decided again.
+    let modules: Vec<String> = touched
+        .iter()
+        .filter(|p| p.ends_with(".py"))
+        .map(|p| p.to_string())
+        .collect();
     for m in &modules {
         reresolve.extend(delta::sibling_import_names(conn, m)?);
     }
