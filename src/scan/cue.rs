@@ -784,11 +784,11 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     }
     // In shell code, the first word of a command line is the program it runs, whatever
     // follows (`ai-coding-usage query "…"`).
+    let lead = line[..a].trim_ascii();
     let shell_command = lang == Some(Lang::Shell)
-        && line[..a]
-            .trim_ascii()
+        && lead
             .strip_prefix(b"$")
-            .unwrap_or(line[..a].trim_ascii())
+            .unwrap_or(lead)
             .trim_ascii()
             .is_empty()
         && (line[e..].is_empty() || line[e..].starts_with(b" "))
@@ -1054,7 +1054,8 @@ fn slashed_run(line: &[u8], ts: usize, e: usize) -> Option<&[u8]> {
 /// Whether `word` is one of `words`, in any case.
 /// Whether a name between `before` and `after` on its line is run as a program: first on the
 /// line or in its code span (after a prompt's `$`), with a flag next (`x --compare`, `` `x -v
-/// a` ``).
+/// a` ``); or first in a code span (`spans`: not a script's template string) holding a command
+/// (`` `x query "SQL"` ``).
 fn run_as_program(before: &[u8], after: &[u8], spans: bool) -> bool {
     let lead = before.trim_ascii();
     let lead = lead.strip_suffix(b"$").unwrap_or(lead).trim_ascii_end();

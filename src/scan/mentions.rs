@@ -1776,10 +1776,9 @@ fn package_member_uses<'c, 'b>(
     let binding_lines: std::collections::HashSet<usize> =
         bindings.iter().map(|b| b.line_start).collect();
     let mut out = Vec::new();
-    for b in bindings
-        .iter()
-        .filter(|b| !b.spec.contains('/') || b.spec.starts_with('@'))
-    {
+    // (The package itself, `x` or `@scope/x`: a subpath is a path, `refs::own_package_file`.)
+    let whole = |spec: &str| spec.matches('/').count() <= usize::from(spec.starts_with('@'));
+    for b in bindings.iter().filter(|b| whole(&b.spec)) {
         let Some(uses) = cue::script_uses_of(code, &b.bound, &binding_lines, false) else {
             continue;
         };
