@@ -1642,7 +1642,7 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
             });
             for (id, (s, e)) in uses
                 .into_iter()
-                .flat_map(|(id, u)| u.into_iter().map(move |x| (id, x)))
+                .flat_map(|(id, u)| u.into_iter().map(move |at| (id, at)))
             {
                 let ls = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
                 let le = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |i| s + i);
@@ -1673,9 +1673,8 @@ fn script_uses(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>)
                 let members: Vec<(u32, usize, usize)> = uses
                     .iter()
                     .filter_map(|&(_, e)| {
-                        let (word, end) = *chain_words(bytes, e).first()?;
-                        (bytes.get(end) != Some(&b'.'))
-                            .then(|| Some((matcher.id_of(word)?, end - word.len(), end)))?
+                        let (word, end) = member_after(bytes, e)?;
+                        Some((matcher.id_of(word)?, end - word.len(), end))
                     })
                     .collect();
                 let words =
@@ -1783,14 +1782,19 @@ fn package_member_uses<'c, 'b>(
             continue;
         };
         for (_, e) in uses {
-            if let Some(&(word, w_end)) = chain_words(code, e).first() {
-                if code.get(w_end) != Some(&b'.') {
-                    out.push((b, word, w_end));
-                }
+            if let Some((word, w_end)) = member_after(code, e) {
+                out.push((b, word, w_end));
             }
         }
     }
     out
+}
+
+/// The member used of a name ending at `end` (`raw` in `bodyParser.raw()`), a whole word:
+/// not one a further dot follows (`x.raw.y`), as the matcher bounds names. With where it ends.
+fn member_after(bytes: &[u8], end: usize) -> Option<(&str, usize)> {
+    let &(word, w_end) = chain_words(bytes, end).first()?;
+    (bytes.get(w_end) != Some(&b'.')).then_some((word, w_end))
 }
 
 /// The members `package_members` looks up in an example's `code` (which a probe for new names

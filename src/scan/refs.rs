@@ -853,18 +853,10 @@ fn own_package_file(src_dir: &str, via: &str, exists: &dyn Disk) -> Option<Strin
         name => name.to_string(),
     };
     let quoted = format!("\"{head}\"");
-    let mut dirs: Vec<&str> = std::iter::successors(Some(src_dir), |d| {
-        (!d.is_empty()).then(|| d.rsplit_once('/').map_or("", |(up, _)| up))
-    })
-    .collect();
-    dirs.dedup();
-    let (dir, manifest, sub) = dirs.into_iter().find_map(|dir| {
-        let at = if dir.is_empty() {
-            "package.json".to_string()
-        } else {
-            format!("{dir}/package.json")
-        };
-        let text = exists.text(&at).filter(|t| t.contains(&quoted))?;
+    let (dir, manifest, sub) = dir_and_above(src_dir).find_map(|dir| {
+        let text = exists
+            .text(&module_in(dir, "package.json"))
+            .filter(|t| t.contains(&quoted))?;
         let manifest: serde_json::Value = serde_json::from_str(&text).ok()?;
         let name = manifest.get("name")?.as_str()?;
         if name != head {
@@ -1449,6 +1441,19 @@ fn module_in(dir: &str, name: &str) -> String {
     }
 }
 
+/// The folder `dir` and each folder above it, the root (`""`) last.
+fn dir_and_above(dir: &str) -> impl Iterator<Item = &str> {
+    std::iter::successors(Some(dir), |d| (!d.is_empty()).then(|| dir_of(d)))
+}
+
+/// The entry point of the folder `dir` (`index.js`, `index.ts`, … in Node's order), if it has one.
+fn folder_entry(dir: &str, exists: &dyn Disk) -> Option<String> {
+    ENTRY_FILES
+        .iter()
+        .map(|f| module_in(dir, f))
+        .find(|e| exists.at(e) == OnDisk::File)
+}
+
 /// Whether the package folder `dir` holds `name` as an extension module: no Python source,
 /// but a stub or a source it is compiled from.
 fn is_extension_module(dir: &str, name: &str, exists: &dyn Disk) -> bool {
@@ -1575,11 +1580,7 @@ fn imports_name(text: &str, name: &str, absolute: bool) -> bool {
 /// `outDir` of a `tsconfig.json` in a folder above it, the same path under its `rootDir`
 /// (that folder itself when none is given). The output folder must be absent from the tree.
 fn compiled_from(p: &str, exists: &dyn Disk) -> Option<String> {
-    // The folders above the path, nearest first, the root last.
-    let above = std::iter::successors(Some(p), |d| d.rsplit_once('/').map(|(up, _)| up))
-        .skip(1)
-        .chain(p.contains('/').then_some(""));
-    for dir in above {
+    for dir in dir_and_above(dir_of(p)) {
         let Some(text) = exists.text(&module_in(dir, "tsconfig.json")) else {
             continue;
         };
@@ -1706,18 +1707,7 @@ fn decide_entry(
             None if p == "index" => String::new(),
             _ => p,
         };
-        let in_dir = |f: &str| {
-            if dir.is_empty() {
-                f.to_string()
-            } else {
-                format!("{dir}/{f}")
-            }
-        };
-        let Some(entry) = ENTRY_FILES
-            .iter()
-            .map(|f| in_dir(f))
-            .find(|e| exists.at(e) == OnDisk::File)
-        else {
+        let Some(entry) = folder_entry(&dir, exists) else {
             return Decision::Weak;
         };
         (dir, entry)
@@ -1776,10 +1766,7 @@ fn exports_through(text: &str, dir: &str, module: &str, name: &str, exists: &dyn
                 .is_some_and(|r| r.starts_with('/'))
         })
         .any(|sub| {
-            ENTRY_FILES
-                .iter()
-                .map(|f| format!("{sub}/{f}"))
-                .find(|e| exists.at(e) == OnDisk::File)
+            folder_entry(&sub, exists)
                 .and_then(|e| exists.text(&e))
                 .is_some_and(|t| exports(&t, &sub, module, name))
         })
@@ -1868,12 +1855,7 @@ fn script_at(dir: &str, spec: &str, exists: &dyn Disk) -> Option<String> {
     let p = join_normal(dir, spec)?;
     match exists.at(&p) {
         OnDisk::File => return Some(p),
-        OnDisk::Dir => {
-            return ENTRY_FILES
-                .iter()
-                .map(|f| format!("{p}/{f}"))
-                .find(|e| exists.at(e) == OnDisk::File);
-        }
+        OnDisk::Dir => return folder_entry(&p, exists),
         OnDisk::Missing => {}
     }
     ["js", "cjs", "mjs", "ts"]

@@ -323,24 +323,40 @@ pub(super) fn mention_sources(conn: &Connection, names: &[String]) -> Result<Has
     Ok(out)
 }
 
+/// The names a statement `query` lists (its first column) for `params`; `what` names the list
+/// in an error.
+fn names_by(
+    conn: &Connection,
+    query: &str,
+    params: impl rusqlite::Params,
+    what: &str,
+) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(query)?;
+    let names = stmt
+        .query_map(params, |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()
+        .with_context(|| format!("listing {what}"))?;
+    Ok(names)
+}
+
 /// The names bound through a package's entry point, in mentions and edges.
 pub(super) fn entry_names(conn: &Connection) -> Result<Vec<String>> {
-    let mut stmt = conn.prepare_cached(sql::ENTRY_NAMES)?;
-    let names = stmt
-        .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()
-        .context("listing names bound through entry points")?;
-    Ok(names)
+    names_by(
+        conn,
+        sql::ENTRY_NAMES,
+        [],
+        "names bound through entry points",
+    )
 }
 
 /// The names written through a bare path, which a package's manifest may map.
 pub(super) fn package_path_names(conn: &Connection) -> Result<Vec<String>> {
-    let mut stmt = conn.prepare_cached(sql::PACKAGE_PATH_NAMES)?;
-    let names = stmt
-        .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()
-        .context("listing names written through bare paths")?;
-    Ok(names)
+    names_by(
+        conn,
+        sql::PACKAGE_PATH_NAMES,
+        [],
+        "names written through bare paths",
+    )
 }
 
 /// The names of the modules beside the Python module at `path` that it references (its
@@ -365,12 +381,7 @@ pub(super) fn sibling_import_names(conn: &Connection, path: &str) -> Result<Vec<
 
 /// The names file `id` bears, but its basename (which every package's `__init__.py` bears).
 pub(super) fn own_names(conn: &Connection, id: i64) -> Result<Vec<String>> {
-    let mut stmt = conn.prepare_cached(sql::OWN_NAMES)?;
-    let names = stmt
-        .query_map([id], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()
-        .context("listing a file's names")?;
-    Ok(names)
+    names_by(conn, sql::OWN_NAMES, [id], "a file's names")
 }
 
 /// `(id, path, hash, frontmatter name)` of an indexed file.
