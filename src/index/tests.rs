@@ -106,6 +106,8 @@ const PATHS: &[&str] = &[
     ".claude/tools/kit-x/conf.sh",
     // A folder's README, which a link to the folder shows.
     ".claude/docs/README.md",
+    // A document named in capitals (`REGISTRY`), inside the skill only while `SKILL.md` is there.
+    ".claude/skills/beta/REGISTRY.md",
     // An agent in a subfolder of agents/, by its frontmatter (`tools:` in some contents).
     ".claude/agents/team/tester.md",
     // A private submodule (`lib._x.run()`), and a module that may import it (`tags_mod._x`).
@@ -179,6 +181,7 @@ const WORDS: &[&str] = &[
     "omega-x",
     "review-bot",
     // A capitalised sentence start heading a list of names.
+    "REGISTRY",
     "\nReview and gamma-x",
     "\nImplementer, zeta-agent",
     // A drawn tree, a unit's own folder, a folder namespace, a data key, Python module strings
@@ -944,6 +947,26 @@ fn a_package_or_plugin_manifest_coming_or_going_re_decides_what_depends_on_it() 
             Op::Delete(manifest),
             Op::Delete(init),
         ];
+        check_sequence(&initial, &ops, by_paths)?;
+    }
+    Ok(())
+}
+
+#[test]
+fn a_skill_coming_or_going_re_decides_the_capitalised_names_of_its_documents() -> Result<()> {
+    // `REGISTRY` names `beta/REGISTRY.md` from `alpha/` only while no `beta/SKILL.md` makes
+    // the document a skill's own (`scan::refs::capital_document`).
+    let (doc, skill, writer) = (
+        at(".claude/skills/beta/REGISTRY.md"),
+        at(".claude/skills/beta/SKILL.md"),
+        at(".claude/skills/alpha/references/check.md"),
+    );
+    let initial = vec![
+        (doc, "# Registry".to_string()),
+        (writer, "Update MANIFEST + REGISTRY.".to_string()),
+    ];
+    for by_paths in [false, true] {
+        let ops = [Op::Write(skill, "x".into()), Op::Delete(skill)];
         check_sequence(&initial, &ops, by_paths)?;
     }
     Ok(())

@@ -381,7 +381,7 @@ pub fn never_an_edge(
     if cue & cue::CODE_FILE != 0 {
         return true;
     }
-    cue & (cue::NAMED | cue::FOLDER | cue::ROOT) == 0
+    cue & (cue::NAMED | cue::FOLDER | cue::ROOT | cue::CAPS) == 0
         && !distinctive()
         && !is_role_noun(name)
         && !src.split('/').any(|c| c == name)
@@ -493,11 +493,15 @@ pub fn decide_hinted(
     // In prose, the name of a folder that holds the writer is that folder's topic
     // (`go/managed-agents/README.md` on "managed-agents flows"), not a file of the name
     // elsewhere (`curl/managed-agents.md`); an invocation, a namespace, a key or a kind said
-    // beside it ("the memory skill" in `memory/exports/`) still says which.
+    // beside it ("the memory skill" in `memory/exports/`) still says which. A file beside the
+    // folder and named as it is owns it (`agents/x.md` and its `agents/x/evals/`): its name.
     if m.via.is_none()
         && m.cue & (cue::SOURCE | cue::SLASH | cue::NAMESPACE | cue::KEY | cue::KINDS) == 0
-        && in_folder_named(m.src, m.name)
-            .is_some_and(|folder| !bearers.iter().any(|(_, p)| is_within(p, folder)))
+        && in_folder_named(m.src, m.name).is_some_and(|folder| {
+            !bearers
+                .iter()
+                .any(|(_, p)| is_within(p, folder) || owns_folder(p, folder))
+        })
     {
         return Decision::Weak;
     }
@@ -1193,6 +1197,9 @@ fn bare_kind(
                         && cue::lang_of(path, b"").is_some()
                         && !super::resolve::is_test(path))
                 || cue & cue::LITERAL != 0 && lists_submodule(m.src, path, m.name)
+                || cue & (cue::CAPS | cue::SOURCE | cue::FENCE | cue::CODE) == cue::CAPS
+                    && !distinctive
+                    && capital_document(path, m.name, m.src, disk)
                 // Run as a program on a command line (`ai-coding-usage --schema` in a shell
                 // example): the script of that hyphenated name, which no module of code bears
                 // (`tmux attach` is the program, not `lib/tmux.ts`, a module driving it).
@@ -1282,6 +1289,26 @@ const PROJECT_FILES: [&str; 7] = [
     "SECURITY.md",
     "CODE_OF_CONDUCT.md",
 ];
+
+/// Whether `path` is a document whose stem is the capitalised word `name` (`REGISTRY.md`,
+/// `CONSTITUTION.md`): written so in a document's prose, a common word is that document, as a
+/// project's own documents are spoken of ("MANIFEST + REGISTRY"). (An acronym in capitals is
+/// the thing a document is about, `WCAG` for `references/WCAG.md`; in code a word in capitals
+/// is a constant, and so is one in a code span, `` `REPAIR` ``.) Not a file every project or
+/// folder keeps (`README`, `INDEX`, `CLAUDE`, `SKILL`, `TODO`, also a marker): written bare,
+/// those are any folder's. A skill's or a plugin's own document is so named only inside it
+/// (`ANALYSIS` elsewhere in a collection is the word).
+fn capital_document(path: &str, name: &str, src: &str, disk: &dyn Disk) -> bool {
+    let base = path.rsplit('/').next().unwrap_or(path);
+    let skill = dir_and_above(dir_of(path))
+        .find(|d| !d.is_empty() && disk.at(&format!("{d}/SKILL.md")) == OnDisk::File);
+    base.strip_suffix(".md") == Some(name)
+        && !is_client_file(base)
+        && !matches!(name, "SKILL" | "INDEX" | "TODO")
+        && skill
+            .or_else(|| plugin_of(path, disk))
+            .is_none_or(|d| is_within(src, d))
+}
 
 /// Whether `base` is a file kept at any level: the client's instruction files and the
 /// project files (the root's are found from below by `project_file_above`).
@@ -2602,6 +2629,14 @@ fn unit_under<'p>(path: &'p str, folder: &str) -> Option<&'p str> {
     Some(&path[..len])
 }
 
+/// Whether the file at `path` lies beside `folder` with the folder's name as its stem
+/// (`agents/x.md` beside `agents/x/`): the folder is the file's own.
+fn owns_folder(path: &str, folder: &str) -> bool {
+    let (dir, base) = path.rsplit_once('/').unwrap_or(("", path));
+    let (fdir, fname) = folder.rsplit_once('/').unwrap_or(("", folder));
+    dir == fdir && super::names::stem_of(base) == fname
+}
+
 /// The folder holding `path` whose own name is `name` (the deepest), if any.
 fn in_folder_named<'p>(path: &'p str, name: &str) -> Option<&'p str> {
     let dir = dir_of(path);
@@ -2727,6 +2762,13 @@ fn client_root_path(src: &str, via: &str, exists: &dyn Disk) -> Option<String> {
         // A script's names for its own folder (a test's, in bats).
         "SCRIPT_DIR" | "SCRIPTDIR" | "SCRIPT_PATH" | "HERE" | "DIR" | "BATS_TEST_DIRNAME"
             if shell =>
+        {
+            join_normal(src_dir, rest)
+        }
+        // A module's own folder in a template literal (`${import.meta.dir}/x.ts`, Bun's and
+        // Node's names, `${__dirname}/x.js`).
+        "__dirname" | "import.meta.dir" | "import.meta.dirname"
+            if cue::lang_of(src, b"") == Some(cue::Lang::Script) =>
         {
             join_normal(src_dir, rest)
         }
@@ -3475,6 +3517,11 @@ mod tests {
             at("kit/scripts/lint.sh", "$SCRIPT_DIR/check.py").as_deref(),
             Some("kit/scripts/check.py")
         );
+        for via in ["${import.meta.dir}/check.ts", "${__dirname}/check.ts"] {
+            let own = at("kit/scripts/check.test.ts", via);
+            assert_eq!(own.as_deref(), Some("kit/scripts/check.ts"), "{via}");
+            assert_eq!(at("kit/docs/a.md", via), None, "{via}");
+        }
         // Outside a shell script `$SCRIPT_DIR` is no folder known; other variables never.
         assert_eq!(at("kit/docs/a.md", "$SCRIPT_DIR/check.py"), None);
         assert_eq!(at("kit/scripts/lint.sh", "$TARGET/check.py"), None);
@@ -3742,6 +3789,14 @@ mod tests {
         assert!(edge_to(d("skills/api/SKILL.md", "managed-agents", 0, None, &b)).is_some());
         let inner = ["skills/api/go/managed-agents/managed-agents.md"];
         assert!(edge_to(d(src, "managed-agents", 0, None, &inner)).is_some());
+        // So is the file that owns the folder, beside it and named as it is (an agent's evals).
+        let owner = ["agents/strategy-adversary.md"];
+        let w = "agents/strategy-adversary/evals/README.md";
+        assert!(edge_to(d(w, "strategy-adversary", 0, None, &owner)).is_some());
+        assert!(!owns_folder(
+            "agents/strategy-adversary.md",
+            "x/strategy-adversary"
+        ));
         let cmd = ["commands/librarian-ask.md"];
         let w = "tools/librarian-ask/notes.md";
         assert!(edge_to(d(w, "librarian-ask", cue::SLASH, None, &cmd)).is_some());
@@ -4951,6 +5006,40 @@ mod tests {
         // A path through its folder needs no word.
         let v = Some("templates/REQUIREMENTS.md");
         assert!(edge_to(d("commands/init.md", "REQUIREMENTS.md", 0, v, &t)).is_some());
+    }
+
+    #[test]
+    fn a_common_word_in_capitals_names_the_document_so_named() {
+        let caps = cue::CAPS;
+        let b = [".claude/REGISTRY.md"];
+        let to = |src, bits| edge_to(d(src, "REGISTRY", bits, None, &b)).map(|e| e.0);
+        assert_eq!(to(".claude/commands/x.md", caps), Some(1));
+        // Without capitals' cue (a label, a shouted phrase), in code, a fence or a code span
+        // (a constant), the word is no name.
+        assert_eq!(to(".claude/commands/x.md", 0), None);
+        for bits in [cue::SOURCE, cue::FENCE, cue::CODE] {
+            assert_eq!(to(".claude/commands/x.md", caps | bits), None);
+        }
+        // Not a file every folder keeps, nor a marker.
+        for (name, path) in [("INDEX", "docs/INDEX.md"), ("TODO", "TODO.md")] {
+            assert_eq!(
+                edge_to(d("a.md", name, caps, None, &[path])),
+                None,
+                "{name}"
+            );
+        }
+        // A skill's own document is so named inside the skill only.
+        let b = ["skills/x/ANALYSIS.md"];
+        let o = ["skills/x/SKILL.md", "skills/y/SKILL.md"];
+        let to = |src| edge_to(d_with(src, "ANALYSIS", caps, None, &b, &o)).map(|e| e.0);
+        assert_eq!(to("skills/x/SKILL.md"), Some(1));
+        assert_eq!(to("skills/y/SKILL.md"), None);
+        // An acronym is what a document is about (`references/WCAG.md`), not the document.
+        let b = ["skills/x/references/WCAG.md"];
+        assert_eq!(
+            edge_to(d("skills/x/SKILL.md", "WCAG", caps, None, &b)),
+            None
+        );
     }
 
     #[test]

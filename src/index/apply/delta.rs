@@ -43,9 +43,10 @@ pub(super) struct NameDelta {
     pub(super) changed_names: Vec<String>,
     /// Arriving names no file bore before: every other file is probed for them.
     pub(super) new_names: Vec<String>,
-    /// Names borne below a folder that gains or loses its `__init__.py` or its plugin manifest
-    /// (`.claude-plugin/plugin.json`): whether an absolute import reaches them, and where
-    /// `${CLAUDE_PLUGIN_ROOT}` leads, depend on them (`scan::refs`). Also the names of a read
+    /// Names borne below a folder that gains or loses its `__init__.py`, its plugin manifest
+    /// (`.claude-plugin/plugin.json`) or its `SKILL.md`: whether an absolute import reaches
+    /// them, where `${CLAUDE_PLUGIN_ROOT}` leads, and from where a document's name in capitals
+    /// reaches it depend on them (`scan::refs`). Also the names of a read
     /// Markdown file that may be an agent by its frontmatter.
     pub(super) package_names: HashSet<String>,
 }
@@ -129,6 +130,7 @@ impl NameDelta {
                 .filter_map(|p| {
                     p.strip_suffix("/__init__.py")
                         .or_else(|| p.strip_suffix("/.claude-plugin/plugin.json"))
+                        .or_else(|| p.strip_suffix("/SKILL.md"))
                 });
             // A skipped file (a binary `__init__.py`) was never a file of the index: its
             // leaving shows only as its absence from the disk.
@@ -157,6 +159,7 @@ impl NameDelta {
             let gone_dirs = gone.iter().filter_map(|p| {
                 p.strip_suffix("/__init__.py")
                     .or_else(|| p.strip_suffix("/.claude-plugin/plugin.json"))
+                    .or_else(|| p.strip_suffix("/SKILL.md"))
             });
             let packages: Vec<&str> = packages.chain(gone_dirs).collect();
             let mut stmt = conn.prepare_cached(sql::NAMES_UNDER)?;
