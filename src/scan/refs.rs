@@ -2385,7 +2385,15 @@ fn decide_path(
         shaped && exact.iter().all(|p| exists.at(p) == OnDisk::Missing)
     };
     if qualified.is_empty() && (outside || !import && project_install()) {
-        qualified = installed_copy(&comps, bearers, kind, exists, project_variable(via));
+        let absolute = via.starts_with('/');
+        qualified = installed_copy(
+            &comps,
+            bearers,
+            kind,
+            exists,
+            project_variable(via),
+            absolute,
+        );
     }
     if qualified.iter().any(|q| q.1 == m.src) {
         return Decision::Tie;
@@ -2486,6 +2494,10 @@ fn is_template(path: &str) -> bool {
 /// folder is installed by its name: `~/.claude/skills/telegram/scripts/x.py` is the tree's
 /// `skills/messaging/telegram/scripts/x.py` when that `telegram/` holds a SKILL.md.
 ///
+/// Under an absolute path (`absolute`) the client's folder alone says an install only into a
+/// home (`/Users/u/.claude/x`, `/home/u/…`, `/root/…`): `/some/project/.claude/settings.json`
+/// is another project's file.
+///
 /// Under a script's variable for one of its folders (`$SCRIPTS_DIR/pr/resolve_thread.py`,
 /// `variable`), a distinctive file name whose every written folder the bearer has, last to
 /// first, is that file: the variable stands for the folders above.
@@ -2495,6 +2507,7 @@ fn installed_copy<'b>(
     kind: RefKind,
     exists: &dyn Disk,
     variable: bool,
+    absolute: bool,
 ) -> Vec<(i64, &'b str, RefKind)> {
     let agreed = |b: &str| {
         let n = comps
@@ -2527,11 +2540,15 @@ fn installed_copy<'b>(
                 && n == comps.len()
                 && is_distinctive(super::names::stem_of(comps[comps.len() - 1]))
         };
+        // The client's folder alone (`.claude/settings.json`) is an install under a home
+        // only: under other absolute folders it is another project's (`/some/project/.claude/
+        // settings.json` in a test), as a checkout's absolute path is this tree's by its
+        // other folders.
+        let client_only = absolute && !matches!(comps[..first], ["Users" | "home", _] | ["root"]);
         let named = n >= 2
-            && (comps[folders]
-                .iter()
-                .any(|f| !UNIT_FOLDERS.contains(f) && is_distinctive(f))
-                || skill()
+            && (comps[folders].iter().any(|f| {
+                !UNIT_FOLDERS.contains(f) && is_distinctive(f) && !(client_only && *f == ".claude")
+            }) || skill()
                 || whole());
         if named {
             n
@@ -4735,6 +4752,11 @@ mod tests {
         ];
         let v = "~/.claude/commands/subagent-catalog/config.sh";
         assert_eq!(d("x.md", "config.sh", 0, Some(v), &b), Decision::Weak);
+        // An absolute path installs into a home; elsewhere it is another project's file.
+        let b = ["claude/.claude/settings.json"];
+        let at = |v| edge_to(d("t/test_x.py", "settings.json", 0, Some(v), &b)).map(|e| e.0);
+        assert_eq!(at("/Users/me/.claude/settings.json"), Some(1));
+        assert_eq!(at("/some/project/.claude/settings.json"), None);
         // A skill installed by its folder's name, whatever folders hold it in the tree.
         let b = ["skills/chat/telegram/scripts/memory.py"];
         let skill = ["skills/chat/telegram/SKILL.md"];
