@@ -973,6 +973,21 @@ fn a_skill_coming_or_going_re_decides_the_capitalised_names_of_its_documents() -
 }
 
 #[test]
+fn a_module_coming_is_probed_for_in_uses_through_a_packages_own_submodule() -> Result<()> {
+    // In a package's `__init__.py`, `from .helpers_lib import x` binds `helpers_lib` too:
+    // `helpers_lib._x` is a use a new `_x.py` is looked for in, as a full scan finds it.
+    let (init, x) = (at(".claude/lib/__init__.py"), at(".claude/lib/_x.py"));
+    let initial = vec![(
+        init,
+        "helpers_lib._x-\nfrom .helpers_lib import x\n".to_string(),
+    )];
+    for by_paths in [false, true] {
+        check_sequence(&initial, &[Op::Write(x, String::new())], by_paths)?;
+    }
+    Ok(())
+}
+
+#[test]
 fn rename_is_counted_and_keeps_the_content_date() -> Result<()> {
     let dir = tempfile::tempdir()?;
     let root = dir.path();

@@ -1254,16 +1254,11 @@ fn modules_named_in_prose(bytes: &[u8], found: &mut [(Mention, Cue)]) {
 /// made `os.py` 9,000 rows on the Python library, all saying what its 600 imports say). Only a
 /// word used as a namespace or a value is a submodule: `unittest.main()` calls a function of the
 /// package, `os.stat(p)` is no module `os/stat`. A use inside a string or a comment is text.
-fn qualified(
-    matcher: &Matcher,
-    bytes: &[u8],
-    path: &str,
-    long_strings: &[(usize, usize)],
-    found: &mut Vec<(Mention, Cue)>,
-) {
+/// The names a Python file binds to modules. In a package's `__init__.py`, `from .unix_events
+/// import *` also binds `unix_events` (importing a submodule sets it on its package):
+/// `unix_events.__all__` is its use.
+fn bindings_of(bytes: &[u8], path: &str) -> Vec<cue::Binding> {
     let mut bindings = cue::python_bindings(bytes);
-    // In a package's `__init__.py`, `from .unix_events import *` also binds `unix_events`
-    // (importing a submodule sets it on its package): `unix_events.__all__` is its use.
     if path.rsplit('/').next() == Some("__init__.py") {
         let subs = cue::package_submodule_bindings(bytes);
         // (A name the file binds otherwise, `from .utils import utils`, is that binding.)
@@ -1273,6 +1268,17 @@ fn qualified(
             .collect();
         bindings.extend(subs);
     }
+    bindings
+}
+
+fn qualified(
+    matcher: &Matcher,
+    bytes: &[u8],
+    path: &str,
+    long_strings: &[(usize, usize)],
+    found: &mut Vec<(Mention, Cue)>,
+) {
+    let bindings = bindings_of(bytes, path);
     if bindings.is_empty() {
         return;
     }
@@ -2176,7 +2182,8 @@ pub fn chained_words(bytes: &[u8], path: &str) -> Vec<String> {
                 .filter_map(|(_, w)| std::str::from_utf8(w).ok().map(str::to_string)),
         );
     }
-    for b in cue::python_bindings(bytes) {
+    // (The bindings `qualified` reads, a package's submodules too.)
+    for b in bindings_of(bytes, path) {
         let last = b.module.rsplit('/').next().unwrap_or_default();
         if upper(last) {
             out.push(last.to_ascii_lowercase());
