@@ -707,6 +707,10 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
                 format!("{folder}{path}")
             });
             a = ts;
+        } else if lead_slash_only && http_method_before(line, ts) {
+            // `GET /projects`, `POST /emails`: a route of a web API, part of a URL.
+            cue.bits |= URL;
+            return cue;
         } else if lead_slash_only && !token[1..].contains(&b'.') {
             // `/librarian:ask`: the word before the colon is the command's namespace (a
             // plugin, a folder of commands), not an agent's or a skill's name; so is it before
@@ -1177,9 +1181,19 @@ fn quoted_start(line: &[u8], ts: usize, e: usize) -> Option<usize> {
         q -= 1;
     }
     // Not two paths in one span (`` `../a/x.md b/x.md` ``) nor a sentence (`` `alpha. x/y.md` ``):
-    // the words before the last hold no dot (`My Notes/release plan.md`).
+    // the words before the last hold no dot (`My Notes/release plan.md`); nor a sentence
+    // before an invocation or an absolute path ("… naar /dev-verify"), and an apostrophe in a
+    // word opens no quote (`that's /x's job`).
     let whole_before = line[q..ts].contains(&b'.');
-    (q < ts && q > 0 && line[q - 1] == close && line[q..e].contains(&b'/') && !whole_before)
+    let apostrophe = close == b'\'' && q >= 2 && line[q - 2].is_ascii_alphanumeric();
+    let spaced_slash = line[q..e].windows(2).any(|w| w == b" /");
+    (q < ts
+        && q > 0
+        && line[q - 1] == close
+        && line[q..e].contains(&b'/')
+        && !whole_before
+        && !apostrophe
+        && !spaced_slash)
         .then_some(q)
 }
 
@@ -1196,7 +1210,20 @@ pub(crate) enum Prose {
     String,
 }
 
-/// Which prose of a line of `lang` holds `line[s..e]`, if any (see `in_comment_or_string`).
+/// Whether an HTTP method and one space come right before `ts` (`GET /projects`): a route.
+fn http_method_before(line: &[u8], ts: usize) -> bool {
+    const METHODS: [&[u8]; 7] = [
+        b"GET", b"POST", b"PUT", b"PATCH", b"DELETE", b"HEAD", b"OPTIONS",
+    ];
+    let Some(before) = line[..ts].strip_suffix(b" ") else {
+        return false;
+    };
+    METHODS.iter().any(|m| {
+        before.ends_with(m)
+            && (before.len() == m.len() || !is_word_byte(before[before.len() - m.len() - 1]))
+    })
+}
+
 /// Whether `line[s..e]` is a word of at least four capital letters standing alone: not followed
 /// by `:` (a label), not all its line's text (a heading), and with no capitalised word of two or
 /// more letters beside it across one space (a shouted phrase, `MUST NOT`, an acronym's phrase).
@@ -1240,6 +1267,7 @@ fn in_capitals(line: &[u8], s: usize, e: usize) -> bool {
     !rest.all(|b| matches!(b, b'#' | b'*' | b'_' | b'=' | b'-' | b' ' | b'\t' | b'\r'))
 }
 
+/// Which prose of a line of `lang` holds `line[s..e]`, if any (see `in_comment_or_string`).
 pub(crate) fn prose_at(line: &[u8], s: usize, e: usize, lang: Lang) -> Option<Prose> {
     let lead = line
         .iter()
@@ -2956,6 +2984,30 @@ app.all('/x/:id{/:op}', tally)\n";
             "a.md",
         );
         assert_eq!(c.via.as_deref(), Some("My Notes/release plan.md"));
+        // A web API's route is no invocation.
+        for line in [
+            "`GET /projects`",
+            "| **Single** (`POST /emails`) |",
+            "DELETE /projects",
+        ] {
+            let name = line.rsplit('/').next().unwrap_or(line);
+            let name: String = name
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            let c = cue(line, &name, "a.md");
+            assert!(has(&c, URL) && !has(&c, SLASH), "{line}");
+        }
+        assert!(has(&cue("run /projects now", "projects", "a.md"), SLASH));
+        // Not a sentence before an invocation, nor a word's apostrophe.
+        for line in [
+            "\"Voorkomt dat naar /game-build\"",
+            "(that's /game-build's job)",
+        ] {
+            let c = cue(line, "game-build", "a.md");
+            assert_eq!(c.via.as_deref(), None, "{line}");
+            assert!(has(&c, SLASH), "{line}");
+        }
         // Two paths in one span are two: the second is written from its own start.
         let line = "see `../refs/x.md refs/x.md` here";
         let s = line.rfind("x.md").unwrap_or_default();
