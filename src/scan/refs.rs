@@ -2385,15 +2385,7 @@ fn decide_path(
         shaped && exact.iter().all(|p| exists.at(p) == OnDisk::Missing)
     };
     if qualified.is_empty() && (outside || !import && project_install()) {
-        let absolute = via.starts_with('/');
-        qualified = installed_copy(
-            &comps,
-            bearers,
-            kind,
-            exists,
-            project_variable(via),
-            absolute,
-        );
+        qualified = installed_copy(&comps, bearers, kind, exists, project_variable(via));
     }
     if qualified.iter().any(|q| q.1 == m.src) {
         return Decision::Tie;
@@ -2494,9 +2486,8 @@ fn is_template(path: &str) -> bool {
 /// folder is installed by its name: `~/.claude/skills/telegram/scripts/x.py` is the tree's
 /// `skills/messaging/telegram/scripts/x.py` when that `telegram/` holds a SKILL.md.
 ///
-/// Under an absolute path (`absolute`) the client's folder alone says an install only into a
-/// home (`/Users/u/.claude/x`, `/home/u/…`, `/root/…`): `/some/project/.claude/settings.json`
-/// is another project's file.
+/// The client's own folder (`.claude`) is no distinctive folder here: every project and the
+/// home have one.
 ///
 /// Under a script's variable for one of its folders (`$SCRIPTS_DIR/pr/resolve_thread.py`,
 /// `variable`), a distinctive file name whose every written folder the bearer has, last to
@@ -2507,7 +2498,6 @@ fn installed_copy<'b>(
     kind: RefKind,
     exists: &dyn Disk,
     variable: bool,
-    absolute: bool,
 ) -> Vec<(i64, &'b str, RefKind)> {
     let agreed = |b: &str| {
         let n = comps
@@ -2540,15 +2530,14 @@ fn installed_copy<'b>(
                 && n == comps.len()
                 && is_distinctive(super::names::stem_of(comps[comps.len() - 1]))
         };
-        // The client's folder alone (`.claude/settings.json`) is an install under a home
-        // only: under other absolute folders it is another project's (`/some/project/.claude/
-        // settings.json` in a test), as a checkout's absolute path is this tree's by its
-        // other folders.
-        let client_only = absolute && !matches!(comps[..first], ["Users" | "home", _] | ["root"]);
+        // The client's own folder (`.claude/settings.json`) is in every project and in the
+        // home: agreeing on it says nothing of which copy (`~/.claude/settings.json` is not a
+        // project template's `project/.claude/settings.json`, nor `/some/project/.claude/…`).
         let named = n >= 2
-            && (comps[folders].iter().any(|f| {
-                !UNIT_FOLDERS.contains(f) && is_distinctive(f) && !(client_only && *f == ".claude")
-            }) || skill()
+            && (comps[folders]
+                .iter()
+                .any(|f| !UNIT_FOLDERS.contains(f) && is_distinctive(f) && *f != ".claude")
+                || skill()
                 || whole());
         if named {
             n
@@ -4752,11 +4741,17 @@ mod tests {
         ];
         let v = "~/.claude/commands/subagent-catalog/config.sh";
         assert_eq!(d("x.md", "config.sh", 0, Some(v), &b), Decision::Weak);
-        // An absolute path installs into a home; elsewhere it is another project's file.
-        let b = ["claude/.claude/settings.json"];
-        let at = |v| edge_to(d("t/test_x.py", "settings.json", 0, Some(v), &b)).map(|e| e.0);
-        assert_eq!(at("/Users/me/.claude/settings.json"), Some(1));
+        // The client's own folder says nothing of which copy: the home's settings are not a
+        // project template's, nor is another project's.
+        let b = ["template/.claude/settings.json"];
+        let at = |v| edge_to(d("docs/x.md", "settings.json", 0, Some(v), &b)).map(|e| e.0);
+        assert_eq!(at("~/.claude/settings.json"), None);
         assert_eq!(at("/some/project/.claude/settings.json"), None);
+        // (Its whole path at a path's tail is the file, wherever the path starts.)
+        assert_eq!(at("/srv/template/.claude/settings.json"), Some(1));
+        let b = ["kit/.claude/hooks/guard-x.sh"];
+        let v = "~/.claude/hooks/guard-x.sh";
+        assert!(edge_to(d("docs/x.md", "guard-x.sh", 0, Some(v), &b)).is_some());
         // A skill installed by its folder's name, whatever folders hold it in the tree.
         let b = ["skills/chat/telegram/scripts/memory.py"];
         let skill = ["skills/chat/telegram/SKILL.md"];
