@@ -114,7 +114,9 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // camel case in code is no document, a return type before an arrow, a command
         // line's program in a shell example (twenty-first); 22: a common word in capitals
         // names the document so named, a file owns the folder beside it named as it is, a
-        // module's own folder in a template literal (twenty-second).
+        // module's own folder in a template literal, the client's folder alone names no
+        // installed copy, a quoted sentence is no path, a web API's route is no invocation
+        // (twenty-second).
         "rules": 22,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
