@@ -1300,8 +1300,8 @@ const PROJECT_FILES: [&str; 7] = [
 /// (`ANALYSIS` elsewhere in a collection is the word).
 fn capital_document(path: &str, name: &str, src: &str, disk: &dyn Disk) -> bool {
     let base = path.rsplit('/').next().unwrap_or(path);
-    let skill = dir_and_above(dir_of(path))
-        .find(|d| !d.is_empty() && disk.at(&format!("{d}/SKILL.md")) == OnDisk::File);
+    // (A tree that is one skill, its `SKILL.md` at the root, bounds nothing.)
+    let skill = skill_folder(dir_of(path), disk).filter(|d| !d.is_empty());
     base.strip_suffix(".md") == Some(name)
         && !is_client_file(base)
         && !matches!(name, "SKILL" | "INDEX" | "TODO")
@@ -1471,6 +1471,18 @@ fn module_in(dir: &str, name: &str) -> String {
 /// The folder `dir` and each folder above it, the root (`""`) last.
 fn dir_and_above(dir: &str) -> impl Iterator<Item = &str> {
     std::iter::successors(Some(dir), |d| (!d.is_empty()).then(|| dir_of(d)))
+}
+
+/// The nearest folder at or above `dir` that holds a `SKILL.md` (`""` for the root), if any.
+fn skill_folder<'d>(dir: &'d str, exists: &dyn Disk) -> Option<&'d str> {
+    dir_and_above(dir).find(|d| {
+        let skill = if d.is_empty() {
+            "SKILL.md".to_string()
+        } else {
+            format!("{d}/SKILL.md")
+        };
+        exists.at(&skill) == OnDisk::File
+    })
 }
 
 /// The entry point of the folder `dir` (`index.js`, `index.ts`, … in Node's order), if it has one.
@@ -2748,23 +2760,7 @@ fn client_root_path(src: &str, via: &str, exists: &dyn Disk) -> Option<String> {
         }
         // The skill holding the file (`${CLAUDE_SKILL_DIR}/references/x.md` in a skill or its
         // references): the nearest folder above with a SKILL.md.
-        "CLAUDE_SKILL_DIR" | "SKILL_DIR" => {
-            let mut d = src_dir;
-            loop {
-                let skill = if d.is_empty() {
-                    "SKILL.md".to_string()
-                } else {
-                    format!("{d}/SKILL.md")
-                };
-                if exists.at(&skill) == OnDisk::File {
-                    return join_normal(d, rest);
-                }
-                if d.is_empty() {
-                    return None;
-                }
-                d = dir_of(d);
-            }
-        }
+        "CLAUDE_SKILL_DIR" | "SKILL_DIR" => join_normal(skill_folder(src_dir, exists)?, rest),
         // A script's names for its own folder (a test's, in bats).
         "SCRIPT_DIR" | "SCRIPTDIR" | "SCRIPT_PATH" | "HERE" | "DIR" | "BATS_TEST_DIRNAME"
             if shell =>

@@ -127,11 +127,7 @@ impl NameDelta {
                 .iter()
                 .map(|e| e.path.as_str())
                 .chain(plan.removed.iter().map(|(_, p)| p.as_str()))
-                .filter_map(|p| {
-                    p.strip_suffix("/__init__.py")
-                        .or_else(|| p.strip_suffix("/.claude-plugin/plugin.json"))
-                        .or_else(|| p.strip_suffix("/SKILL.md"))
-                });
+                .filter_map(marked_folder);
             // A skipped file (a binary `__init__.py`) was never a file of the index: its
             // leaving shows only as its absence from the disk.
             let gone: Vec<String> = conn
@@ -156,11 +152,7 @@ impl NameDelta {
                     package_names.insert(dir.rsplit('/').next().unwrap_or(dir).to_string());
                 }
             }
-            let gone_dirs = gone.iter().filter_map(|p| {
-                p.strip_suffix("/__init__.py")
-                    .or_else(|| p.strip_suffix("/.claude-plugin/plugin.json"))
-                    .or_else(|| p.strip_suffix("/SKILL.md"))
-            });
+            let gone_dirs = gone.iter().map(String::as_str).filter_map(marked_folder);
             let packages: Vec<&str> = packages.chain(gone_dirs).collect();
             let mut stmt = conn.prepare_cached(sql::NAMES_UNDER)?;
             for dir in &packages {
@@ -226,6 +218,14 @@ impl NameDelta {
 /// a run of words joined by `/` that is a folder after all: `scan::refs`), and no bearer of the
 /// name need change with them. A folder counts as there while any indexed or skipped file
 /// lies below it; one outside the scope is not seen.
+/// The folder a marker file at `p` makes what it is: a package (`__init__.py`), a plugin
+/// (`.claude-plugin/plugin.json`) or a skill (`SKILL.md`).
+fn marked_folder(p: &str) -> Option<&str> {
+    p.strip_suffix("/__init__.py")
+        .or_else(|| p.strip_suffix("/.claude-plugin/plugin.json"))
+        .or_else(|| p.strip_suffix("/SKILL.md"))
+}
+
 fn names_through_changed_folders(
     conn: &Connection,
     plan: &Plan,
