@@ -116,8 +116,11 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // names the document so named, a file owns the folder beside it named as it is, a
         // module's own folder in a template literal, the client's folder alone names no
         // installed copy, a quoted sentence is no path, a web API's route is no invocation
-        // (twenty-second).
-        "rules": 22,
+        // (twenty-second); 23: bats's `load`, an agent defined in YAML, a plugin manifest's
+        // paths from its plugin, a file name closing a longer path, a shell script's own
+        // folder variables, a package's `__all__` as imports, a shell command's run of words
+        // as a path (twenty-third).
+        "rules": 23,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -140,6 +140,12 @@ const PATHS: &[&str] = &[
     // barrel (`lib/index.js`).
     ".claude/package.json",
     ".claude/index.js",
+    // A plugin's copy of an agent under a path that ends in the agent's own path; a bats test
+    // and the helper it loads; an agent defined in YAML.
+    ".claude/plugins/p/templates/.claude/agents/alpha.md",
+    ".claude/tests/t.bats",
+    ".claude/tests/helpers.bash",
+    ".claude/agents/yaml/omega-x.yaml",
 ];
 
 const WORDS: &[&str] = &[
@@ -182,6 +188,8 @@ const WORDS: &[&str] = &[
     "review-bot",
     // A capitalised sentence start heading a list of names.
     "REGISTRY",
+    "./templates/.claude/agents/alpha.md",
+    "\nload helpers\n",
     "\nReview and gamma-x",
     "\nImplementer, zeta-agent",
     // A drawn tree, a unit's own folder, a folder namespace, a data key, Python module strings

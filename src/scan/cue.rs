@@ -138,6 +138,13 @@ pub const COMMENT: u64 = 1 << 38;
 /// code such a word is a constant, in data a value.
 pub const CAPS: u64 = 1 << 39;
 
+/// The file name that closes a longer written path, in which another file's whole path is
+/// the longest name found (`./templates/claude/agents/x.md`, where `agents/x.md` is a file):
+/// that path is the mention's, decided by where the written path leads. The file name is asked
+/// only that: whether the written path leads straight to a file of its name (the plugin's own
+/// `templates/claude/agents/x.md`).
+pub const TAIL: u64 = 1 << 40;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
 
@@ -207,7 +214,8 @@ pub fn lang_of(path: &str, head: &[u8]) -> Option<Lang> {
     Some(match ext.as_str() {
         "py" | "pyi" => Lang::Python,
         "js" | "mjs" | "cjs" | "jsx" | "ts" | "tsx" | "mts" | "cts" => Lang::Script,
-        "sh" | "bash" | "zsh" => Lang::Shell,
+        // (A bats test file is a Bash script with `@test` blocks.)
+        "sh" | "bash" | "zsh" | "bats" => Lang::Shell,
         "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "tcc" | "ipp" | "inl" | "tpp"
         | "m" | "mm" => Lang::C,
         // Prose, data and configuration: bare names of agents, skills and documents count here.
@@ -447,7 +455,7 @@ fn is_word_byte(b: u8) -> bool {
 }
 
 #[inline]
-fn is_path_byte(b: u8) -> bool {
+pub(crate) fn is_path_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric()
         || matches!(
             b,
@@ -766,8 +774,13 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     // Code divides (`total/count`) and a code span holds a path (`swift/security`); prose lists
     // alternatives.
     // (Any code span: `"media_type": "application/pdf"` holds a type, not alternatives.)
-    let slashed = slashed_run(line, ts, e)
-        .filter(|_| cue.bits & (CODE_FILE | CODE) == 0 && !in_code_span(line, ts, e));
+    // A shell command's run of three or more words joined by `/` is a path
+    // (`refs/heads/handoff/p/x`), whatever else it is in a comment.
+    let shell_code = lang == Some(Lang::Shell) && !line.trim_ascii_start().starts_with(b"#");
+    let slashed = slashed_run(line, ts, e).filter(|run| {
+        let path = shell_code && run.iter().filter(|b| **b == b'/').count() >= 2;
+        cue.bits & (CODE_FILE | CODE) == 0 && !path && !in_code_span(line, ts, e)
+    });
     if let Some(run) = slashed {
         cue.bits |= SLASHED;
         cue.via = Some(String::from_utf8_lossy(run).into_owned());
@@ -1583,6 +1596,13 @@ fn import_via(lang: Lang, line: &[u8], s: usize, e: usize, ts: usize) -> Option<
         }
         Lang::Shell => {
             let src = body.starts_with(b"source ") || body.starts_with(b". ");
+            // bats's `load helpers` (`load 'test_helper/common'`) sources `helpers.bash` from
+            // the test file's own folder, whatever the working directory.
+            let load = body.starts_with(b"load ");
+            if load && ts >= lead + 5 && !matches!(line[ts], b'/' | b'$' | b'~') {
+                let spec = String::from_utf8_lossy(&line[ts..e]);
+                return Some(format!("./{}", spec.trim_start_matches("./")));
+            }
             (src && ts >= lead).then(|| shell_path(line, ts, e))
         }
         Lang::C => {
@@ -1608,7 +1628,7 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 /// from the script's folder (`.`, `./..`) or the root (`""`): `$(dirname "$0")`,
 /// `$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)`, `$(git rev-parse --show-toplevel)`.
 /// Another substitution's folder is unknown: `None`.
-fn substituted_folder(line: &[u8], ts: usize) -> Option<String> {
+pub(crate) fn substituted_folder(line: &[u8], ts: usize) -> Option<String> {
     if ts < 3 || line[ts - 1] != b')' {
         return None;
     }
@@ -2763,6 +2783,12 @@ app.all('/x/:id{/:op}', tally)\n";
             assert!(!has(&cue(line, name, "a.md"), SLASHED), "{line}");
         }
         assert!(!has(&cue("x = total/count", "count", "a.py"), SLASHED));
+        let git = "git rev-parse refs/heads/handoff/p/claude";
+        assert!(!has(&cue(git, "handoff", "t.bats"), SLASHED));
+        assert!(has(
+            &cue("# the lint/review hooks", "review", "t.sh"),
+            SLASHED
+        ));
         // A run's place in a table is not its words'.
         assert!(!has(
             &cue("| Auth/security | 100% |", "security", "a.md"),
@@ -3358,6 +3384,13 @@ app.all('/x/:id{/:op}', tally)\n";
         assert!(!has(&c, IMPORT));
         let c = cue("source \"$(dirname \"$0\")/lib.sh\"", "lib.sh", "a.sh");
         assert!(has(&c, IMPORT), "{c:?}");
+        // bats loads a helper from the test's folder, with or without its `.bash`.
+        let c = cue("load helpers", "helpers", "t/a.bats");
+        assert_eq!(c.via.as_deref(), Some("./helpers"), "{c:?}");
+        let c = cue("  load 'test_helper/common'", "common", "t/a.bats");
+        assert_eq!(c.via.as_deref(), Some("./test_helper/common"), "{c:?}");
+        let c = cue("echo load helpers", "helpers", "t/a.bats");
+        assert!(!has(&c, IMPORT), "{c:?}");
         let c = cue("#include <sys/types.h>", "types.h", "a.c");
         assert!(has(&c, IMPORT));
         assert_eq!(c.via.as_deref(), Some("sys/types.h"));

@@ -17,6 +17,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     let langs = cue::FileLangs::of(path, bytes);
     let data = cue::is_data(path);
     let mut ms = matcher.every_span(bytes);
+    let tails = path_tails(matcher, bytes, &mut ms);
     ms.sort_by_key(|m| (m.start, m.end));
     if is_manifest(path) {
         ms.retain(|m| !declares_name(bytes, m.start));
@@ -35,7 +36,10 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     let mut out: Vec<(Mention, Cue)> = ms
         .into_iter()
         .map(|m| {
-            let c = langs.cue(bytes, m.start, m.end, data);
+            let mut c = langs.cue(bytes, m.start, m.end, data);
+            if tails.contains(&(m.start, m.name)) {
+                c.bits |= cue::TAIL;
+            }
             (m, c)
         })
         .collect();
@@ -86,6 +90,9 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     slashed_lists(matcher, &mut out);
     folder_links(matcher, bytes, path, &mut out);
     generic_paths(matcher, bytes, path, &mut out);
+    if langs.base() == Some(cue::Lang::Shell) {
+        shell_variables(bytes, &mut out);
+    }
     let code = langs.base().is_some_and(|l| l != cue::Lang::Shell);
     generic_near(matcher, bytes, path, code, &mut out);
     if langs.base() == Some(cue::Lang::Script) {
@@ -100,6 +107,9 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     if python {
         qualified(matcher, bytes, path, &long_strings, &mut out);
         dotted_module_strings(bytes, &mut out);
+        if path == "__init__.py" || path.ends_with("/__init__.py") {
+            exported_submodules(bytes, &mut out);
+        }
         patched_internals(matcher, bytes, &mut out);
         path_joins(bytes, true, &mut out);
         modules_named_in_prose(bytes, &mut out);
@@ -112,6 +122,41 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     }
     one_per_line(matcher, bytes, path, &mut out);
     out
+}
+
+/// Adds to `ms` the file name closing each written path in which a shorter path, another
+/// file's whole path, was the longest name found (`templates/claude/agents/x.md` holding
+/// `agents/x.md`), and returns where they are (`cue::TAIL`). Not after `./` or `../`, or at a
+/// path's start, where the name found is the path written.
+fn path_tails(matcher: &Matcher, bytes: &[u8], ms: &mut Vec<Mention>) -> Vec<(usize, u32)> {
+    let mut tails = Vec::new();
+    for m in ms.iter() {
+        let name = matcher.name(m.name);
+        let Some((_, base)) = name.rsplit_once('/') else {
+            continue;
+        };
+        let folder_before = m.start >= 2
+            && bytes[m.start - 1] == b'/'
+            && !matches!(
+                bytes[m.start - 2],
+                b'.' | b'/' | b' ' | b'\t' | b'"' | b'\'' | b'`' | b'('
+            );
+        if !folder_before {
+            continue;
+        }
+        if let Some(id) = matcher.id_of(base) {
+            tails.push(Mention {
+                name: id,
+                line: m.line,
+                text: String::new(),
+                start: m.end - base.len(),
+                end: m.end,
+            });
+        }
+    }
+    let at: Vec<(usize, u32)> = tails.iter().map(|t| (t.start, t.name)).collect();
+    ms.extend(tails);
+    at
 }
 
 /// Whether the name at `start..end` is a list item all by itself, or with a parenthesis after
@@ -419,6 +464,11 @@ fn one_per_line(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Me
         if c.bits & (cue::GLOB | cue::PROGRAM) != 0 {
             return 10;
         }
+        // A file name closing a longer path asks only where that path leads: any other
+        // occurrence speaks for the name (and it is asked besides, below).
+        if c.bits & cue::TAIL != 0 {
+            return 11;
+        }
         // A file name or a path is strong as written: where it is written twice, the first
         // speaks (a path around the second may lead out of the tree).
         // A name bound through a package's entry is a guess at which module: after any other
@@ -473,6 +523,21 @@ fn one_per_line(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Me
     }
     for i in others.into_values() {
         kept[i] = Some(0);
+    }
+    // (Once per written form: a path written twice on a line is one mention.)
+    let mut asked: std::collections::HashSet<(u32, u32, Option<&str>)> = found
+        .iter()
+        .zip(&kept)
+        .filter(|(_, k)| k.is_some())
+        .map(|((m, c), _)| (m.name, m.line, c.via.as_deref()))
+        .collect();
+    for (i, (m, c)) in found.iter().enumerate() {
+        if c.bits & cue::TAIL != 0
+            && kept[i].is_none()
+            && asked.insert((m.name, m.line, c.via.as_deref()))
+        {
+            kept[i] = Some(0);
+        }
     }
     // Names a package re-exports, each a candidate its entry decides (`Retrying(stop=
     // tenacity.stop_after_attempt(1))` after `from tenacity import Retrying`: `stop` for
@@ -946,6 +1011,192 @@ fn dotted_module_strings(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         written_as_module(c, path);
         // A value the code passes on (a logger's name, a module to load): as an import.
         c.bits = (c.bits | cue::CODE_FILE) & !cue::PROSE_MODULE;
+    }
+}
+
+/// The folders a shell script keeps in variables of its own: `SCRIPT_DIR="$(cd "$(dirname
+/// "$0")" && pwd)"`, `LIB_DIR="$(cd "$SCRIPT_DIR/../lib" && pwd)"`, `ROOT="$(git rev-parse
+/// --show-toplevel)"`. Each as the client's names for it that resolution reads (`$SCRIPT_DIR`,
+/// `$SCRIPT_DIR/../lib`, `$CLAUDE_PROJECT_DIR`); a variable set to another value, or to two
+/// folders, holds none (`None`).
+fn shell_folders(bytes: &[u8]) -> FnvMap<String, Option<String>> {
+    let mut out: FnvMap<String, Option<String>> = FnvMap::default();
+    for line in bytes.split(|b| *b == b'\n') {
+        let Ok(line) = std::str::from_utf8(line) else {
+            continue;
+        };
+        let mut l = line.trim_start();
+        for kw in ["export ", "local ", "readonly ", "declare "] {
+            l = l.strip_prefix(kw).unwrap_or(l).trim_start();
+        }
+        let n = l
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        let (name, rest) = l.split_at(n);
+        let Some(value) = rest.strip_prefix('=') else {
+            continue;
+        };
+        if n == 0 || name.as_bytes()[0].is_ascii_digit() {
+            continue;
+        }
+        let value = value.trim_end();
+        let value = value
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or(value);
+        let folder = folder_value(value, &out);
+        match out.get(name) {
+            Some(had) if *had != folder => {
+                out.insert(name.to_string(), None);
+            }
+            Some(_) => {}
+            None => {
+                out.insert(name.to_string(), folder);
+            }
+        }
+    }
+    out
+}
+
+/// The folder a shell value names, as `shell_folders` writes it.
+fn folder_value(value: &str, known: &FnvMap<String, Option<String>>) -> Option<String> {
+    if value.starts_with("$(") && value.ends_with(')') {
+        let probe = format!("{value}/");
+        if let Some(f) = cue::substituted_folder(probe.as_bytes(), value.len()) {
+            return Some(match f.strip_prefix('.') {
+                Some(up) => format!("$SCRIPT_DIR{up}"),
+                None if f.is_empty() => "$CLAUDE_PROJECT_DIR".to_string(),
+                None => return None,
+            });
+        }
+        // `$(cd "$LIB/../x" && pwd)`: the folder that `cd` enters.
+        let inner = value[2..value.len() - 1].trim().strip_prefix("cd ")?;
+        let (arg, tail) = inner.split_once("&&")?;
+        if !matches!(tail.trim(), "pwd" | "pwd -P") {
+            return None;
+        }
+        let arg = arg.trim().trim_start_matches("-- ").trim();
+        return folder_value(arg.trim_matches('"'), known);
+    }
+    let (name, rest) = variable_at(value)?;
+    if !rest.is_empty() && !rest.starts_with('/') {
+        return None;
+    }
+    let base = match known.get(name) {
+        Some(f) => f.clone()?,
+        None if matches!(
+            name,
+            "SCRIPT_DIR" | "CLAUDE_PROJECT_DIR" | "BATS_TEST_DIRNAME"
+        ) =>
+        {
+            format!("${name}")
+        }
+        None => return None,
+    };
+    Some(format!("{base}{rest}"))
+}
+
+/// The variable a shell word starts with (`$NAME`, `${NAME}`, `${NAME:-x}`) and what follows it.
+fn variable_at(word: &str) -> Option<(&str, &str)> {
+    let w = word.strip_prefix('$')?;
+    let (name, rest) = match w.strip_prefix('{') {
+        Some(b) => {
+            let (inner, rest) = b.split_once('}')?;
+            (inner.split([':', '-']).next().unwrap_or(inner), rest)
+        }
+        None => {
+            let n = w
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
+            w.split_at(n)
+        }
+    };
+    (!name.is_empty()).then_some((name, rest))
+}
+
+/// A path under a shell script's own folder variable (`"$LIB_DIR/is-docs-only.sh"`, `source
+/// "$ROOT/lib/x.sh"`), written as the folder it holds (`shell_folders`).
+fn shell_variables(bytes: &[u8], found: &mut [(Mention, Cue)]) {
+    let folders = shell_folders(bytes);
+    if folders.values().all(Option::is_none) {
+        return;
+    }
+    for (m, c) in found.iter_mut() {
+        let mut ts = m.start;
+        while ts > 0 && cue::is_path_byte(bytes[ts - 1]) {
+            ts -= 1;
+        }
+        if bytes[ts] != b'$' {
+            continue;
+        }
+        let Ok(token) = std::str::from_utf8(&bytes[ts..m.end]) else {
+            continue;
+        };
+        let Some((name, rest)) = variable_at(token) else {
+            continue;
+        };
+        let Some(Some(folder)) = folders.get(name) else {
+            continue;
+        };
+        // (The whole path only: a folder in the middle of it is read with the rest.)
+        if bytes
+            .get(m.end)
+            .is_some_and(|b| cue::is_path_byte(*b) && *b != b'.')
+        {
+            continue;
+        }
+        if rest.starts_with('/') {
+            c.via = Some(format!("{folder}{rest}"));
+        }
+    }
+}
+
+/// A package's `__all__` (`__all__ = ["cli", "engine", "sql"]` in its `__init__.py`) lists what
+/// `from pkg import *` binds: a name there that is a submodule of the package (`engine/`,
+/// `sql.py`) is that module, as `from . import engine` is; one that leads to no module is a
+/// name the package defines.
+fn exported_submodules(bytes: &[u8], found: &mut [(Mention, Cue)]) {
+    let Some(at) = memchr::memmem::find(bytes, b"__all__") else {
+        return;
+    };
+    let rest = &bytes[at + 7..];
+    let gap = rest
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    let Some(after_eq) = rest[gap..].strip_prefix(b"=") else {
+        return;
+    };
+    let lead = after_eq
+        .iter()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
+    let close = match after_eq.get(lead) {
+        Some(b'[') => b']',
+        Some(b'(') => b')',
+        _ => return,
+    };
+    let open = at + 7 + gap + 1 + lead;
+    let Some(len) = memchr::memchr(close, &bytes[open..]) else {
+        return;
+    };
+    let span = open..open + len;
+    for (m, c) in found.iter_mut() {
+        let quoted = |i: usize| matches!(bytes.get(i), Some(b'"' | b'\''));
+        if !span.contains(&m.start)
+            || c.via.is_some()
+            || m.start == 0
+            || !quoted(m.start - 1)
+            || bytes.get(m.end) != bytes.get(m.start - 1)
+        {
+            continue;
+        }
+        if let Ok(name) = std::str::from_utf8(&bytes[m.start..m.end]) {
+            c.via = Some(format!("./{name}"));
+            c.bits |= cue::IMPORT | cue::CODE_FILE;
+        }
     }
 }
 
@@ -2723,6 +2974,85 @@ mod tests {
         found(names, text, "a.md")
             .iter()
             .any(|(n, _, bits, _)| n == name && bits & cue::LIST != 0)
+    }
+
+    #[test]
+    fn a_file_name_closing_a_longer_path_than_the_name_found_is_asked_too() {
+        let names = ["agents/aws.md", "aws.md"];
+        let tails = |text: &str| -> Vec<(String, Option<String>)> {
+            found(&names, text, "plugins/p/.claude-plugin/plugin.json")
+                .into_iter()
+                .filter(|(_, _, bits, _)| bits & cue::TAIL != 0)
+                .map(|(n, _, _, via)| (n, via))
+                .collect()
+        };
+        assert_eq!(
+            tails(r#"  "./templates/claude/agents/aws.md","#),
+            vec![(
+                "aws.md".to_string(),
+                Some("./templates/claude/agents/aws.md".to_string())
+            )]
+        );
+        // The name found is the path written: nothing more to ask.
+        for text in [
+            "see agents/aws.md",
+            "[x](./agents/aws.md)",
+            "../agents/aws.md",
+        ] {
+            assert!(tails(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_scripts_own_folder_variables_lead_where_they_were_set() {
+        let text = "SCRIPT_DIR=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n\
+                    LIB_DIR=\"$(cd \"$SCRIPT_DIR/../lib\" && pwd)\"\n\
+                    ROOT=\"$(git rev-parse --show-toplevel)\"\n\
+                    OUT=\"$HOME/out\"\n\
+                    echo x | \"$LIB_DIR/check.sh\"\n\
+                    source \"${ROOT}/scripts/common.sh\"\n\
+                    cat \"$OUT/check.sh\"\n";
+        let got = found(&["check.sh", "common.sh"], text, "hooks/git/checks/pre.sh");
+        let vias: Vec<(&str, u32, Option<&str>)> = got
+            .iter()
+            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
+            .collect();
+        assert_eq!(
+            vias,
+            vec![
+                ("check.sh", 5, Some("$SCRIPT_DIR/../lib/check.sh")),
+                (
+                    "common.sh",
+                    6,
+                    Some("$CLAUDE_PROJECT_DIR/scripts/common.sh")
+                ),
+                // A folder the script does not know stays as written.
+                ("check.sh", 7, Some("$OUT/check.sh")),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_packages_all_lists_its_submodules_as_imports() {
+        let text = "from .sql import Token\n__all__ = [\n    \"engine\", 'sql',\n    \"parse\"]\nx = \"engine\"\n";
+        let got = found(&["engine", "sql", "parse"], text, "pkg/__init__.py");
+        let imported: Vec<(&str, u32, Option<&str>)> = got
+            .iter()
+            .filter(|(_, _, bits, _)| bits & cue::IMPORT != 0)
+            .map(|(n, l, _, v)| (n.as_str(), *l, v.as_deref()))
+            .collect();
+        assert_eq!(
+            imported,
+            vec![
+                ("sql", 1, Some("./sql")),
+                ("engine", 3, Some("./engine")),
+                ("sql", 3, Some("./sql")),
+                ("parse", 4, Some("./parse")),
+            ]
+        );
+        // Only a package's own list: a module's `__all__` names what it defines.
+        let got = found(&["engine"], "__all__ = ['engine']\n", "pkg/mod.py");
+        assert!(got.iter().all(|(_, _, bits, _)| bits & cue::IMPORT == 0));
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub fn names_of(path: &str, cfg: &Names) -> Vec<(String, NameKind)> {
             if stem != base
                 && stem_ok(stem, cfg)
                 && !renders(base, stem)
-                && !holds_data(base)
+                && (!holds_data(base) || defines_agent(dir, base))
                 && !member_script(base, stem)
             {
                 push(stem, NameKind::Stem);
@@ -190,6 +190,15 @@ fn holds_data(base: &str) -> bool {
     )
 }
 
+/// Whether a data file under an `agents/` folder is an agent's definition
+/// (`agents/yaml/release-agent.yaml`, whose `name:` is its stem): named by that name as an
+/// agent written in Markdown is.
+fn defines_agent(dir: Option<&str>, base: &str) -> bool {
+    let ext = base.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    matches!(ext.as_deref(), Some("yaml" | "yml" | "json"))
+        && dir.is_some_and(|d| d.split('/').any(|f| f == "agents"))
+}
+
 /// Whether a script's stem is dotted (`res.sendFile.js`, `app.listen.js`, `vite.config.ts`): it
 /// is the member the script tests or configures, which code calls and prose names as that
 /// member (`res.sendFile()`); the file is named with its extension. (Of 175 labelled lines in
@@ -268,6 +277,12 @@ mod tests {
             ]
         );
         assert_eq!(names(".claude/hooks-daemon.yaml").len(), 2);
+        // An agent defined in YAML is named as the agent, by its stem.
+        assert_eq!(
+            names("agents/yaml/release-agent.yaml").last(),
+            Some(&("release-agent".into(), "stem"))
+        );
+        assert_eq!(names("config/agents.yaml").len(), 2);
         assert_eq!(names("test/res.sendFile.js").len(), 2);
         assert_eq!(
             names(".claude/settings.json.bak").len(),

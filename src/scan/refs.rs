@@ -448,6 +448,9 @@ pub fn decide_hinted(
     {
         return Decision::Weak;
     }
+    if m.cue & cue::TAIL != 0 && !m.via.is_some_and(|v| v.contains('/')) {
+        return Decision::Weak;
+    }
     if m.cue & cue::SLASHED != 0 {
         return decide_slashed(m, bearers, tree, exists, nearest, hint);
     }
@@ -2117,6 +2120,15 @@ fn decide_path(
                 exact.push(p);
             }
         }
+        // A plugin's manifest (`.claude-plugin/plugin.json`) writes its paths from the plugin's
+        // folder: `"./agents/x.md"` is the plugin's `agents/x.md`.
+        if relative {
+            if let Some(plugin) = src_dir.strip_suffix(".claude-plugin") {
+                if let Some(p) = join_normal(plugin.trim_end_matches('/'), via) {
+                    exact.push(p);
+                }
+            }
+        }
         // `./dir/x` in a prompt is as often from the project's root, where the client runs, as
         // from the file's folder (a Markdown link's is the file's: tried first). A lone
         // `./x.sh` is the nearest file of the name, as a file name is.
@@ -2202,10 +2214,29 @@ fn decide_path(
         }
     };
     if let Some(d) = exact.iter().find_map(lead) {
+        // (A file whose whole path ends the written one is found by that path, a mention of
+        // its own: the file name closing it says nothing more.)
+        if let Decision::Edge(id, ..) = d {
+            let own = bearers
+                .iter()
+                .find(|(b, _)| *b == id)
+                .is_some_and(|(_, p)| {
+                    token
+                        .strip_suffix(*p)
+                        .is_some_and(|head| head.ends_with('/'))
+                });
+            if m.cue & cue::TAIL != 0 && own {
+                return Decision::Weak;
+            }
+        }
         return d;
     }
     if let Some(d) = dotless(&exact).iter().find_map(lead) {
         return d;
+    }
+    // (The file name closing a longer path names only the file that path leads to.)
+    if m.cue & cue::TAIL != 0 {
+        return Decision::Weak;
     }
     // An import of the compiled output (`../build/lib/yerror.js`), which the tree does not
     // keep: the source its `tsconfig.json` compiles there (`lib/yerror.ts`).
@@ -4673,6 +4704,32 @@ mod tests {
         assert_eq!(
             edge_to(d("rules/py/x.md", "coding-style.md", 0, None, &b)),
             Some((2, RefKind::File))
+        );
+    }
+
+    #[test]
+    fn a_file_name_closing_a_longer_path_names_only_the_file_it_leads_to() {
+        let b = ["docs/facts.json", "kit/templates/docs/facts.json"];
+        let at = |via| edge_to(d("kit/lib.mjs", "facts.json", cue::TAIL, Some(via), &b));
+        // Led straight to the kit's own copy: that one.
+        assert_eq!(at("./templates/docs/facts.json"), Some((2, RefKind::Path)));
+        // The root's file ends the written path: its own, longer mention decides it.
+        assert_eq!(at("<repoRoot>/docs/facts.json"), None);
+        // Led nowhere: no guess by the file name.
+        assert_eq!(at("./vendor/x/docs/facts.json"), None);
+        assert_eq!(
+            edge_to(d("kit/lib.mjs", "facts.json", cue::TAIL, None, &b)),
+            None
+        );
+    }
+
+    #[test]
+    fn a_plugin_manifest_writes_its_paths_from_the_plugins_folder() {
+        let b = ["agents/aws.md", "plugins/p/templates/agents/aws.md"];
+        let at = |src| edge_to(d(src, "aws.md", 0, Some("./templates/agents/aws.md"), &b));
+        assert_eq!(
+            at("plugins/p/.claude-plugin/plugin.json"),
+            Some((2, RefKind::Path))
         );
     }
 
