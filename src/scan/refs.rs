@@ -2849,6 +2849,8 @@ fn placeholder(component: &str) -> Option<&str> {
     let inner = component
         .strip_prefix('<')
         .and_then(|c| c.strip_suffix('>'))
+        // A template's variable (`{{scripts_path}}`, `{{ skill_dir }}`).
+        .or_else(|| Some(component.strip_prefix("{{")?.strip_suffix("}}")?.trim()))
         .or_else(|| component.strip_prefix('{')?.strip_suffix('}'))
         .or_else(|| component.strip_prefix('[')?.strip_suffix(']'))?;
     (!inner.is_empty()
@@ -2902,6 +2904,28 @@ fn placeholder_path(src: &str, token: &str, exists: &dyn Disk) -> Held {
         .filter(|p| there(p))
     {
         return Held::Path(p);
+    }
+    // One named after a kind of folder (`{{scripts_path}}/load-context.mjs`,
+    // `<references_dir>/x.md`): that folder of the nearest unit above the writer holding it.
+    let kind = [
+        ("script", "scripts"),
+        ("reference", "references"),
+        ("asset", "assets"),
+        ("template", "templates"),
+    ]
+    .iter()
+    .find_map(|(word, folder)| key.contains(word).then_some(*folder));
+    if let Some(folder) = kind {
+        let mut d = dir_of(src);
+        loop {
+            if let Some(p) = join_normal(d, &format!("{folder}/{rest}")).filter(|p| there(p)) {
+                return Held::Path(p);
+            }
+            if d.is_empty() {
+                break;
+            }
+            d = dir_of(d);
+        }
     }
     // A file name alone under it (`{run_dir}/report.md`) is whatever that run writes.
     if !rest.trim_end_matches('/').contains('/') {
@@ -3464,6 +3488,19 @@ mod tests {
         assert_eq!(
             held(skill, "<PLUGIN_ROOT>/scripts/tool.py").as_deref(),
             Some("kit/scripts/tool.py")
+        );
+        // A template's variable named after a kind of folder: that folder of the nearest
+        // unit above the writer holding the file.
+        for token in ["{{scripts_path}}/run.sh", "{{ scripts_dir }}/run.sh"] {
+            assert_eq!(
+                held("kit/skills/rev/reference/teach.md", token).as_deref(),
+                Some("kit/skills/rev/scripts/run.sh"),
+                "{token}"
+            );
+        }
+        assert_eq!(
+            held("kit/skills/rev/SKILL.md", "{{scripts_path}}/gone.sh").as_deref(),
+            Some("pattern")
         );
         // `{baseDir}` in a command is the folder above where the path is.
         assert_eq!(
