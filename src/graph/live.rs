@@ -161,17 +161,20 @@ pub fn live_dependents(
                 text: &m.text,
             };
             if let Decision::Edge(dst, res, kind) = decide(&rm, &cands, tree, &disk) {
-                let dst = &walked.entries[dst as usize].path;
-                if wanted.contains(dst.as_str()) {
-                    edges.push(Edge {
-                        src: e.path.clone(),
-                        dst: dst.clone(),
-                        name: name.to_string(),
-                        line: m.line,
-                        text: m.text,
-                        resolution: res.as_str().to_string(),
-                        kind: kind.as_str().to_string(),
-                    });
+                let twin = crate::scan::refs::twin(&e.path, name, c.bits, dst, &cands);
+                for dst in std::iter::once(dst).chain(twin) {
+                    let dst = &walked.entries[dst as usize].path;
+                    if wanted.contains(dst.as_str()) {
+                        edges.push(Edge {
+                            src: e.path.clone(),
+                            dst: dst.clone(),
+                            name: name.to_string(),
+                            line: m.line,
+                            text: m.text.clone(),
+                            resolution: res.as_str().to_string(),
+                            kind: kind.as_str().to_string(),
+                        });
+                    }
                 }
             }
         }

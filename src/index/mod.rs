@@ -119,7 +119,9 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // (twenty-second); 23: bats's `load`, an agent defined in YAML, a plugin manifest's
         // paths from its plugin, a file name closing a longer path, a shell script's own
         // folder variables, a package's `__all__` as imports, a shell command's run of words
-        // as a path, a template's variable named after a kind of folder (twenty-third).
+        // as a path, a template's variable named after a kind of folder, a skill's variant
+        // declaring its name is named with it, a document's own frontmatter `name:` line is
+        // no mention (twenty-third).
         "rules": 23,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()

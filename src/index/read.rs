@@ -95,6 +95,9 @@ pub struct Found {
     pub cue: u64,
     pub via: Option<String>,
     pub to: Option<(i64, Resolution, RefKind)>,
+    /// A second file the mention names with `to`'s: its variant declaring the same name
+    /// (`scan::refs::twin`).
+    pub also: Option<i64>,
     pub weak: bool,
 }
 
@@ -229,6 +232,7 @@ pub fn found_by(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<Found> {
                 cue: c.bits,
                 via: c.via,
                 to: None,
+                also: None,
                 weak: false,
             })
         })

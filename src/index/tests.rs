@@ -146,6 +146,8 @@ const PATHS: &[&str] = &[
     ".claude/tests/t.bats",
     ".claude/tests/helpers.bash",
     ".claude/agents/yaml/omega-x.yaml",
+    // A skill's variant, which names the skill when its frontmatter declares it.
+    ".claude/skills/alpha/SKILL.v2.md",
 ];
 
 const WORDS: &[&str] = &[

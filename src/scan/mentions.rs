@@ -22,6 +22,11 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     if is_manifest(path) {
         ms.retain(|m| !declares_name(bytes, m.start));
     }
+    // A document's own `name:` in its frontmatter declares its name: no mention of anything
+    // (a skill's variant `SKILL.v1-yolo.md` declaring `name: x` does not name `x/SKILL.md`).
+    if let Some(r) = own_name_line(path, bytes) {
+        ms.retain(|m| !r.contains(&m.start));
+    }
     if data {
         ms.retain(|m| !in_keywords(bytes, m.start));
     } else {
@@ -369,6 +374,37 @@ fn declares_name(bytes: &[u8], start: usize) -> bool {
         return false;
     };
     before.trim_ascii_end().ends_with(b"\"name\"")
+}
+
+/// The byte range of the `name:` line of a Markdown file's frontmatter block, if it has one.
+fn own_name_line(path: &str, bytes: &[u8]) -> Option<std::ops::Range<usize>> {
+    if !crate::scan::frontmatter::applies_to(path) {
+        return None;
+    }
+    let head = &bytes[..bytes.len().min(crate::scan::frontmatter::HEAD_BYTES)];
+    let bom = if head.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let mut at = bom;
+    let mut lines = head[bom..].split(|b| *b == b'\n');
+    let first = lines.next()?;
+    if first.trim_ascii_end() != b"---" {
+        return None;
+    }
+    at += first.len() + 1;
+    for line in lines {
+        let t = line.trim_ascii_end();
+        if t == b"---" || t == b"..." {
+            return None;
+        }
+        if t.starts_with(b"name:") {
+            return Some(at..at + line.len());
+        }
+        at += line.len() + 1;
+    }
+    None
 }
 
 /// Whether the occurrence at `start` is an item of a data file's `keywords` (or `tags`) list:

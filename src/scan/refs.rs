@@ -60,6 +60,44 @@ pub enum Decision {
     Weak,
 }
 
+/// The one other file of `dst`'s folder that defines what a bare name names along with it: a
+/// variant of a skill or an agent declaring the same `name:` (`skills/x/SKILL.md` and
+/// `skills/x/SKILL.v1-yolo.md`, both `x`; a symlink swaps which one the client reads). A
+/// mention of the name names both; nothing tells one from the other. Only files that declare
+/// the name (a frontmatter name, a skill's folder), not files sharing a stem (`x.sh` and
+/// `x.ps1`, `x.md` and `x.txt`, of which writers mean one or both). Written as a folder
+/// (`prds-get/` in a drawn tree), the name is the folder, which the skill's SKILL.md defines.
+pub fn twin(
+    src: &str,
+    name: &str,
+    cue_bits: u64,
+    dst: i64,
+    bearers: &[(i64, &str)],
+) -> Option<i64> {
+    if name.contains(['.', '/']) || cue_bits & cue::FOLDER != 0 {
+        return None;
+    }
+    let declares = |p: &str| {
+        let (dir, base) = p.rsplit_once('/').unwrap_or(("", p));
+        let md = base
+            .rsplit_once('.')
+            .is_some_and(|(_, x)| x.eq_ignore_ascii_case("md"));
+        md && !super::names::stem_of(base).eq_ignore_ascii_case(name)
+            && (!base.eq_ignore_ascii_case("SKILL.md") || dir.rsplit('/').next() == Some(name))
+    };
+    let (_, path) = bearers.iter().find(|(id, _)| *id == dst)?;
+    if !declares(path) {
+        return None;
+    }
+    let dir = dir_of(path);
+    let mut others = bearers
+        .iter()
+        .filter(|(id, p)| *id != dst && dir_of(p) == dir && declares(p));
+    let one = others.next()?;
+    // (The variant itself speaking of its skill names the skill: no mention of itself.)
+    (others.next().is_none() && one.1 != src).then_some(one.0)
+}
+
 /// What the file at a root-relative path defines, by its folders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Entity {
@@ -4758,6 +4796,31 @@ mod tests {
             edge_to(d("kit/lib.mjs", "facts.json", cue::TAIL, None, &b)),
             None
         );
+    }
+
+    #[test]
+    fn a_variant_declaring_a_skills_name_beside_its_skill_md_is_its_twin() {
+        let b = [
+            (1, "skills/x/SKILL.md"),
+            (2, "skills/x/SKILL.v1-yolo.md"),
+            (3, "other/x/notes.md"),
+        ];
+        assert_eq!(twin("a.md", "x", 0, 1, &b), Some(2));
+        assert_eq!(twin("a.md", "x", 0, 2, &b), Some(1));
+        assert_eq!(twin("skills/x/SKILL.v1-yolo.md", "x", 0, 1, &b), None);
+        // Written as a folder, the name is the folder SKILL.md defines; a file name or a
+        // path names its own file.
+        assert_eq!(twin("a.md", "x", cue::FOLDER, 1, &b), None);
+        assert_eq!(twin("a.md", "SKILL.md", 0, 1, &b), None);
+        // Files that share a stem are no twins (`x.sh`, `x.ps1`), nor is a third in the way.
+        let stems = [(1, "hooks/x.sh"), (2, "hooks/x.ps1")];
+        assert_eq!(twin("a.md", "x", 0, 1, &stems), None);
+        let three = [
+            (1, "skills/x/SKILL.md"),
+            (2, "skills/x/SKILL.a.md"),
+            (3, "skills/x/SKILL.b.md"),
+        ];
+        assert_eq!(twin("a.md", "x", 0, 1, &three), None);
     }
 
     #[test]

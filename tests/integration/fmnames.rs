@@ -177,3 +177,48 @@ fn the_live_scan_knows_the_same_frontmatter_names() {
         assert_eq!(&got, want, "{f}");
     }
 }
+
+#[test]
+fn a_skills_variant_declaring_its_name_is_named_with_it_incrementally_as_in_full() {
+    let p = Project::empty();
+    let skill = ".claude/skills/prds-get/SKILL.md";
+    let yolo = ".claude/skills/prds-get/SKILL.v1-yolo.md";
+    let doc = ".claude/commands/plan.md";
+    p.write(skill, "---\nname: prds-get\n---\nFetch the open PRDs.\n");
+    p.write(doc, "Run `/prds-get` first.\nThen the prds-get/ folder.\n");
+    index(&p, "inc.db", true);
+    assert_eq!(
+        edges(&p, "inc.db"),
+        vec![
+            format!("{doc} {skill} prds-get 1 name"),
+            format!("{doc} {skill} prds-get 2 name")
+        ]
+    );
+    // The variant arrives: the invocation names both files of the skill; the folder written
+    // as a folder stays the SKILL.md's, which defines it.
+    p.write(
+        yolo,
+        "---\nname: prds-get\n---\nFetch them, without asking.\n",
+    );
+    index(&p, "inc.db", false);
+    index(&p, "full.db", true);
+    let inc = edges(&p, "inc.db");
+    assert_eq!(inc, edges(&p, "full.db"));
+    assert_eq!(
+        inc,
+        vec![
+            format!("{doc} {skill} prds-get 1 name"),
+            format!("{doc} {skill} prds-get 2 name"),
+            format!("{doc} {yolo} prds-get 1 name"),
+        ]
+    );
+    let out = stdout(p.src().args(["--db", ".src/inc.db", "dependents", yolo]));
+    assert!(out.contains(&format!("{doc}:1:")), "{out}");
+    assert!(!out.contains(&format!("{doc}:2:")), "{out}");
+    // It declares another name: the skill alone again.
+    p.write(yolo, "---\nname: prds-get-yolo\n---\n");
+    index(&p, "inc.db", false);
+    index(&p, "full2.db", true);
+    assert_eq!(edges(&p, "inc.db"), edges(&p, "full2.db"));
+    assert_eq!(edges(&p, "inc.db").len(), 2);
+}

@@ -146,7 +146,25 @@ impl<'b> Resolver<'b> {
         }
         for (m, d) in found.iter_mut().zip(out) {
             set_decision(m, d);
+            m.also = match d {
+                Decision::Edge(dst, ..) => self.twin(src, &m.name, m.cue, dst),
+                _ => None,
+            };
         }
+    }
+
+    /// `refs::twin` of an edge into `dst` by `name`.
+    fn twin(&self, src: &str, name: &str, cue: u64, dst: i64) -> Option<i64> {
+        let ids = self.bearers.by_name.get(name)?;
+        if ids.len() < 2 {
+            return None;
+        }
+        let paths = &self.bearers.paths;
+        let with_paths: Vec<(i64, &str)> = ids
+            .iter()
+            .filter_map(|b| paths.get(b).map(|p| (*b, p.as_str())))
+            .collect();
+        crate::scan::refs::twin(src, name, cue, dst, &with_paths)
     }
 
     fn decide(&self, src: &str, name: &str, cue: u64, via: Option<&str>, text: &str) -> Decision {
@@ -509,17 +527,20 @@ pub(super) fn reresolve_name(
         };
         match decide_hinted(&m, &with_paths, tree, disk, idx.as_ref(), hint) {
             Decision::Edge(dst, res, kind) => {
-                ins_e.execute(params![
-                    src,
-                    dst,
-                    name,
-                    line,
-                    text,
-                    res.as_str(),
-                    cue as i64,
-                    via,
-                    kind.as_str()
-                ])?;
+                let twin = crate::scan::refs::twin(&path, name, cue, dst, &with_paths);
+                for dst in std::iter::once(dst).chain(twin) {
+                    ins_e.execute(params![
+                        src,
+                        dst,
+                        name,
+                        line,
+                        text,
+                        res.as_str(),
+                        cue as i64,
+                        via,
+                        kind.as_str()
+                    ])?;
+                }
             }
             d => {
                 ins_m.execute(params![

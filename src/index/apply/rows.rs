@@ -165,17 +165,22 @@ pub(super) fn write_outcome(run: &mut Run<'_>, tx: &Connection, o: FileRead) -> 
                 // file's names are re-resolved after the pass, against the bearers left.
                 match m.to {
                     Some((dst, res, kind)) if !run.excluded.contains_key(&dst) => {
-                        ins_e.execute(params![
-                            id,
-                            dst,
-                            m.name,
-                            m.line,
-                            m.text,
-                            res.as_str(),
-                            m.cue as i64,
-                            m.via,
-                            kind.as_str()
-                        ])?;
+                        // (A twin this pass excluded gets its edge when its names are
+                        // re-resolved after the pass.)
+                        let twin = m.also.filter(|t| !run.excluded.contains_key(t));
+                        for dst in std::iter::once(dst).chain(twin) {
+                            ins_e.execute(params![
+                                id,
+                                dst,
+                                m.name,
+                                m.line,
+                                m.text,
+                                res.as_str(),
+                                m.cue as i64,
+                                m.via,
+                                kind.as_str()
+                            ])?;
+                        }
                     }
                     _ => {
                         ins_m.execute(params![
