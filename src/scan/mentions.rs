@@ -561,10 +561,14 @@ fn one_per_line(matcher: &Matcher, bytes: &[u8], path: &str, found: &mut Vec<(Me
         kept[i] = Some(0);
     }
     // (Once per written form: a path written twice on a line is one mention.)
+    let tails = found
+        .iter()
+        .zip(&kept)
+        .any(|((_, c), k)| c.bits & cue::TAIL != 0 && k.is_none());
     let mut asked: std::collections::HashSet<(u32, u32, Option<&str>)> = found
         .iter()
         .zip(&kept)
-        .filter(|(_, k)| k.is_some())
+        .filter(|(_, k)| tails && k.is_some())
         .map(|((m, c), _)| (m.name, m.line, c.via.as_deref()))
         .collect();
     for (i, (m, c)) in found.iter().enumerate() {

@@ -77,14 +77,7 @@ pub fn twin(
     if name.contains(['.', '/']) || cue_bits & cue::FOLDER != 0 {
         return None;
     }
-    let declares = |p: &str| {
-        let (dir, base) = p.rsplit_once('/').unwrap_or(("", p));
-        let md = base
-            .rsplit_once('.')
-            .is_some_and(|(_, x)| x.eq_ignore_ascii_case("md"));
-        md && !super::names::stem_of(base).eq_ignore_ascii_case(name)
-            && (!base.eq_ignore_ascii_case("SKILL.md") || dir.rsplit('/').next() == Some(name))
-    };
+    let declares = |p: &str| declares_name(p, name);
     let (_, path) = bearers.iter().find(|(id, _)| *id == dst)?;
     if !declares(path) {
         return None;
@@ -96,6 +89,17 @@ pub fn twin(
     let one = others.next()?;
     // (The variant itself speaking of its skill names the skill: no mention of itself.)
     (others.next().is_none() && one.1 != src).then_some(one.0)
+}
+
+/// Whether the Markdown file at `path`, bearing the bare `name`, bears it as a name it declares
+/// (its frontmatter's, its skill folder's), not as its stem (`twin`).
+pub fn declares_name(path: &str, name: &str) -> bool {
+    let (dir, base) = path.rsplit_once('/').unwrap_or(("", path));
+    let md = base
+        .rsplit_once('.')
+        .is_some_and(|(_, x)| x.eq_ignore_ascii_case("md"));
+    md && !super::names::stem_of(base).eq_ignore_ascii_case(name)
+        && (!base.eq_ignore_ascii_case("SKILL.md") || dir.rsplit('/').next() == Some(name))
 }
 
 /// What the file at a root-relative path defines, by its folders.

@@ -156,10 +156,17 @@ impl<'b> Resolver<'b> {
     /// `refs::twin` of an edge into `dst` by `name`.
     fn twin(&self, src: &str, name: &str, cue: u64, dst: i64) -> Option<i64> {
         let ids = self.bearers.by_name.get(name)?;
-        if ids.len() < 2 {
+        let paths = &self.bearers.paths;
+        // (Most edges are into a file that does not declare the name: asked before the
+        // bearers are gathered, for names many files bear.)
+        if ids.len() < 2
+            || name.contains(['.', '/'])
+            || !paths
+                .get(&dst)
+                .is_some_and(|p| crate::scan::refs::declares_name(p, name))
+        {
             return None;
         }
-        let paths = &self.bearers.paths;
         let with_paths: Vec<(i64, &str)> = ids
             .iter()
             .filter_map(|b| paths.get(b).map(|p| (*b, p.as_str())))
