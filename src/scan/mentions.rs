@@ -1202,10 +1202,17 @@ fn exported_submodules(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         return;
     };
     let rest = &bytes[at + 7..];
-    let gap = rest
-        .iter()
-        .take_while(|b| matches!(b, b' ' | b'\t'))
-        .count();
+    // `__all__ = [`, `__all__: list[str] = [`, `__all__ += [`: the list after the `=`.
+    let line_end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+    let Some(eq) = memchr::memchr(b'=', &rest[..line_end]) else {
+        return;
+    };
+    let head = rest[..eq].trim_ascii();
+    let head = head.strip_suffix(b"+").unwrap_or(head).trim_ascii();
+    if !(head.is_empty() || head.starts_with(b":")) {
+        return;
+    }
+    let gap = eq;
     let Some(after_eq) = rest[gap..].strip_prefix(b"=") else {
         return;
     };
@@ -3090,6 +3097,18 @@ mod tests {
                 ("parse", 4, Some("./parse")),
             ]
         );
+        // Annotated, or extended.
+        for text in [
+            "__all__: list[str] = [\"engine\"]\n",
+            "__all__ += ('engine',)\n",
+        ] {
+            let got = found(&["engine"], text, "pkg/__init__.py");
+            assert!(
+                got.iter().any(|(_, _, bits, via)| bits & cue::IMPORT != 0
+                    && via.as_deref() == Some("./engine")),
+                "{text}: {got:?}"
+            );
+        }
         // Only a package's own list: a module's `__all__` names what it defines.
         let got = found(&["engine"], "__all__ = ['engine']\n", "pkg/mod.py");
         assert!(got.iter().all(|(_, _, bits, _)| bits & cue::IMPORT == 0));
