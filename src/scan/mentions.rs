@@ -22,6 +22,18 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     if is_manifest(path) {
         ms.retain(|m| !declares_name(bytes, m.start));
     }
+    // A file name closing a longer dotted one (`en.json` in `source-catalog.en.json`,
+    // `config.json` in `app.config.json`) is that other file's name, not this one's. (A
+    // Python module written with its package and its extension, `sympy.physics.actuator.py`,
+    // is the module.)
+    ms.retain(|m| {
+        let name = matcher.name(m.name);
+        !(m.start >= 2
+            && bytes[m.start - 1] == b'.'
+            && crate::scan::matcher::is_name_byte(bytes[m.start - 2])
+            && name.contains('.')
+            && !name.ends_with(".py"))
+    });
     // A document's own `name:` in its frontmatter declares its name: no mention of anything
     // (a skill's variant `SKILL.v1-yolo.md` declaring `name: x` does not name `x/SKILL.md`).
     if let Some(r) = own_name_line(path, bytes) {
@@ -3048,6 +3060,22 @@ mod tests {
         ] {
             assert!(tails(text).is_empty(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_file_name_inside_a_longer_dotted_one_is_not_its_own() {
+        let names = ["en.json", "helpers_lib"];
+        let got = found(&names, "write source-catalog.en.json and en.json\n", "a.md");
+        assert_eq!(got.len(), 1, "{got:?}");
+        let got = found(
+            &["actuator.py"],
+            "Tests for ``sympy.mechanics.actuator.py``",
+            "t.py",
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        // (A module after its package's dot is still found: `lib.helpers_lib`.)
+        let got = found(&names, "x = \"lib.helpers_lib\"\n", "t.py");
+        assert_eq!(got.len(), 1, "{got:?}");
     }
 
     #[test]
