@@ -121,7 +121,8 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // folder variables, a package's `__all__` as imports, a shell command's run of words
         // as a path, a template's variable named after a kind of folder, a skill's variant
         // declaring its name is named with it, a document's own frontmatter `name:` line is
-        // no mention, a file name inside a longer dotted one is not its own (twenty-third).
+        // no mention, a file name inside a longer dotted one is not its own, a string of code
+        // holding a command's name alone is a value (twenty-third).
         "rules": 23,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()

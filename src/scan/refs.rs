@@ -1208,7 +1208,10 @@ fn bare_kind(
         // In quotes, a one-word name is what someone says or a value ("If the CEO says
         // "status""; `make('publish')`): 37 labelled lines of 37 were no command.
         Entity::Command => {
-            (distinctive && m.name.contains(['-', '_', ':', '.']) && cue & cue::SHELL_WORD == 0
+            (distinctive
+                && m.name.contains(['-', '_', ':', '.'])
+                && cue & cue::SHELL_WORD == 0
+                && cue & (cue::SOURCE | cue::LITERAL) != cue::SOURCE | cue::LITERAL
                 || cue & (cue::NAMED & !cue::ENTITY & !cue::QUOTED) != 0
                 || entity_cue)
                 && role_reaches(m.src, path)
@@ -4410,6 +4413,20 @@ mod tests {
         let b = ["tools/test-harness.md", "commands/test-harness.md"];
         let to = edge_to(d("README.md", "test-harness", cue::SLASH, None, &b)).map(|e| e.0);
         assert_eq!(to, Some(2));
+    }
+
+    #[test]
+    fn a_string_of_code_holding_a_commands_name_alone_is_a_value() {
+        let b = ["commands/gsd/plan-phase.md"];
+        let lit = cue::SOURCE | cue::LITERAL;
+        // `case 'plan-phase':` in a CLI, `writeCommand(root, "review-pr")` in a test.
+        assert_eq!(
+            d("bin/tools.cjs", "plan-phase", lit, None, &b),
+            Decision::Weak
+        );
+        // In a comment or a sentence of a string it is prose; in a document, the command.
+        assert!(edge_to(d("bin/tools.cjs", "plan-phase", cue::SOURCE, None, &b)).is_some());
+        assert!(edge_to(d("README.md", "plan-phase", 0, None, &b)).is_some());
     }
 
     #[test]
