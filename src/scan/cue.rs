@@ -1678,6 +1678,42 @@ pub(crate) fn substituted_folder(line: &[u8], ts: usize) -> Option<String> {
     own(arg.trim()).map(|rest| format!(".{rest}"))
 }
 
+/// The variable a shell word starts with (`$NAME`, `${NAME}`, `${NAME:-default}`, a default
+/// holding braces of its own) and what follows it.
+pub(crate) fn variable_at(word: &str) -> Option<(&str, &str)> {
+    let w = word.strip_prefix('$')?;
+    let (name, rest) = match w.strip_prefix('{') {
+        Some(b) => {
+            let mut depth = 0usize;
+            let close = b.char_indices().find_map(|(i, c)| match c {
+                '{' => {
+                    depth += 1;
+                    None
+                }
+                '}' if depth == 0 => Some(i),
+                '}' => {
+                    depth -= 1;
+                    None
+                }
+                _ => None,
+            })?;
+            let inner = &b[..close];
+            (
+                inner.split([':', '-']).next().unwrap_or(inner),
+                &b[close + 1..],
+            )
+        }
+        None => {
+            let n = w
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
+            w.split_at(n)
+        }
+    };
+    (!name.is_empty()).then_some((name, rest))
+}
+
 /// `$(dirname "$0")/x.sh`, `${DIR}/x.sh`, `"$SCRIPT_DIR/x.sh"`: the script's own folder.
 fn shell_path(line: &[u8], ts: usize, e: usize) -> String {
     let t = String::from_utf8_lossy(&line[ts..e]).into_owned();

@@ -58,6 +58,33 @@ fn block_lines(bytes: &[u8]) -> Option<Vec<&[u8]>> {
     None
 }
 
+/// The byte range of the `name:` line of the frontmatter block that starts `bytes` (within the
+/// first `HEAD_BYTES`): the line by which the file declares its own name.
+pub fn name_line(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
+    let head = &bytes[..bytes.len().min(HEAD_BYTES)];
+    let mut at = if head.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let mut lines = head[at..].split(|b| *b == b'\n');
+    let first = lines.next()?;
+    if !is_fence(first, false) {
+        return None;
+    }
+    at += first.len() + 1;
+    for line in lines {
+        if is_fence(line, true) {
+            return None;
+        }
+        if line.starts_with(b"name:") {
+            return Some(at..at + line.len());
+        }
+        at += line.len() + 1;
+    }
+    None
+}
+
 /// Whether the frontmatter block that starts `bytes` declares an agent: a `name:` and one of
 /// the keys only an agent's block has (`tools:`, `model:`, `color:`). A skill's block has
 /// `allowed-tools:`, a command's rarely a `name:`.

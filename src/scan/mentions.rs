@@ -36,7 +36,10 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     });
     // A document's own `name:` in its frontmatter declares its name: no mention of anything
     // (a skill's variant `SKILL.v1-yolo.md` declaring `name: x` does not name `x/SKILL.md`).
-    if let Some(r) = own_name_line(path, bytes) {
+    let own_name = crate::scan::frontmatter::applies_to(path)
+        .then(|| crate::scan::frontmatter::name_line(bytes))
+        .flatten();
+    if let Some(r) = own_name {
         ms.retain(|m| !r.contains(&m.start));
     }
     if data {
@@ -386,37 +389,6 @@ fn declares_name(bytes: &[u8], start: usize) -> bool {
         return false;
     };
     before.trim_ascii_end().ends_with(b"\"name\"")
-}
-
-/// The byte range of the `name:` line of a Markdown file's frontmatter block, if it has one.
-fn own_name_line(path: &str, bytes: &[u8]) -> Option<std::ops::Range<usize>> {
-    if !crate::scan::frontmatter::applies_to(path) {
-        return None;
-    }
-    let head = &bytes[..bytes.len().min(crate::scan::frontmatter::HEAD_BYTES)];
-    let bom = if head.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
-    let mut at = bom;
-    let mut lines = head[bom..].split(|b| *b == b'\n');
-    let first = lines.next()?;
-    if first.trim_ascii_end() != b"---" {
-        return None;
-    }
-    at += first.len() + 1;
-    for line in lines {
-        let t = line.trim_ascii_end();
-        if t == b"---" || t == b"..." {
-            return None;
-        }
-        if t.starts_with(b"name:") {
-            return Some(at..at + line.len());
-        }
-        at += line.len() + 1;
-    }
-    None
 }
 
 /// Whether the occurrence at `start` is an item of a data file's `keywords` (or `tags`) list:
@@ -1131,7 +1103,7 @@ fn folder_value(value: &str, known: &FnvMap<String, Option<String>>) -> Option<S
         let arg = arg.trim().trim_start_matches("-- ").trim();
         return folder_value(arg.trim_matches('"'), known);
     }
-    let (name, rest) = variable_at(value)?;
+    let (name, rest) = cue::variable_at(value)?;
     if !rest.is_empty() && !rest.starts_with('/') {
         return None;
     }
@@ -1147,25 +1119,6 @@ fn folder_value(value: &str, known: &FnvMap<String, Option<String>>) -> Option<S
         None => return None,
     };
     Some(format!("{base}{rest}"))
-}
-
-/// The variable a shell word starts with (`$NAME`, `${NAME}`, `${NAME:-x}`) and what follows it.
-fn variable_at(word: &str) -> Option<(&str, &str)> {
-    let w = word.strip_prefix('$')?;
-    let (name, rest) = match w.strip_prefix('{') {
-        Some(b) => {
-            let (inner, rest) = b.split_once('}')?;
-            (inner.split([':', '-']).next().unwrap_or(inner), rest)
-        }
-        None => {
-            let n = w
-                .bytes()
-                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-                .count();
-            w.split_at(n)
-        }
-    };
-    (!name.is_empty()).then_some((name, rest))
 }
 
 /// A path under a shell script's own folder variable (`"$LIB_DIR/is-docs-only.sh"`, `source
@@ -1186,7 +1139,7 @@ fn shell_variables(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         let Ok(token) = std::str::from_utf8(&bytes[ts..m.end]) else {
             continue;
         };
-        let Some((name, rest)) = variable_at(token) else {
+        let Some((name, rest)) = cue::variable_at(token) else {
             continue;
         };
         let Some(Some(folder)) = folders.get(name) else {
@@ -1224,10 +1177,7 @@ fn exported_submodules(bytes: &[u8], found: &mut [(Mention, Cue)]) {
     if !(head.is_empty() || head.starts_with(b":")) {
         return;
     }
-    let gap = eq;
-    let Some(after_eq) = rest[gap..].strip_prefix(b"=") else {
-        return;
-    };
+    let after_eq = &rest[eq + 1..];
     let lead = after_eq
         .iter()
         .take_while(|b| b.is_ascii_whitespace())
@@ -1237,7 +1187,7 @@ fn exported_submodules(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         Some(b'(') => b')',
         _ => return,
     };
-    let open = at + 7 + gap + 1 + lead;
+    let open = at + 7 + eq + 1 + lead;
     let Some(len) = memchr::memchr(close, &bytes[open..]) else {
         return;
     };

@@ -2261,7 +2261,7 @@ fn decide_path(
     if let Some(d) = exact.iter().find_map(lead) {
         // (A file whose whole path ends the written one is found by that path, a mention of
         // its own: the file name closing it says nothing more.)
-        if let Decision::Edge(id, ..) = d {
+        if let (Decision::Edge(id, ..), true) = (d, m.cue & cue::TAIL != 0) {
             let own = bearers
                 .iter()
                 .find(|(b, _)| *b == id)
@@ -2270,7 +2270,7 @@ fn decide_path(
                         .strip_suffix(*p)
                         .is_some_and(|head| head.ends_with('/'))
                 });
-            if m.cue & cue::TAIL != 0 && own {
+            if own {
                 return Decision::Weak;
             }
         }
@@ -2814,13 +2814,8 @@ fn client_root_path(src: &str, via: &str, exists: &dyn Disk) -> Option<String> {
         return (shell && own).then(|| join_normal(src_dir, rest)).flatten();
     }
     // `$NAME/…`, `${NAME}/…`, `${NAME:-default}/…`.
-    let (name, rest) = match via.strip_prefix("${") {
-        Some(braced) => {
-            let (inner, rest) = braced.split_once("}/")?;
-            (inner.split([':', '-']).next().unwrap_or(inner), rest)
-        }
-        None => via[1..].split_once('/')?,
-    };
+    let (name, rest) = cue::variable_at(via)?;
+    let rest = rest.strip_prefix('/')?;
     match name {
         "CLAUDE_PROJECT_DIR" => Some(rest.to_string()),
         // The project's `.claude/` by the names scripts give it (`PARSER="$CLAUDE_DIR/hooks/…"`).
@@ -2960,32 +2955,27 @@ fn placeholder_path(src: &str, token: &str, exists: &dyn Disk) -> Held {
     ]
     .iter()
     .find_map(|(word, folder)| key.contains(word).then_some(*folder));
-    if let Some(folder) = kind {
+    // The nearest folder above the writer where `rel` leads to something.
+    let above = |rel: &str| {
         let mut d = dir_of(src);
         loop {
-            if let Some(p) = join_normal(d, &format!("{folder}/{rest}")).filter(|p| there(p)) {
-                return Held::Path(p);
+            if let Some(p) = join_normal(d, rel).filter(|p| there(p)) {
+                return Some(p);
             }
             if d.is_empty() {
-                break;
+                return None;
             }
             d = dir_of(d);
         }
+    };
+    if let Some(p) = kind.and_then(|folder| above(&format!("{folder}/{rest}"))) {
+        return Held::Path(p);
     }
     // A file name alone under it (`{run_dir}/report.md`) is whatever that run writes.
     if !rest.trim_end_matches('/').contains('/') {
         return Held::Pattern;
     }
-    let mut d = dir_of(src);
-    loop {
-        if let Some(p) = join_normal(d, rest).filter(|p| there(p)) {
-            return Held::Path(p);
-        }
-        if d.is_empty() {
-            return Held::Outside;
-        }
-        d = dir_of(d);
-    }
+    above(rest).map_or(Held::Outside, Held::Path)
 }
 
 /// The module path of a source file: `a/b.py` -> `a/b`, `a/b/__init__.py` -> `a/b`.
