@@ -40,7 +40,7 @@ impl IndexState {
             return Ok(IndexState::Absent);
         }
         let fp = crate::store::meta_get(conn, index::META_FINGERPRINT)?;
-        if fp.as_deref() != Some(index::fingerprint(&ctx.config).as_str()) {
+        if fp.as_deref() != Some(index::fingerprint(&ctx.config, &ctx.ws.root).as_str()) {
             return Ok(IndexState::ConfigChanged);
         }
         Ok(IndexState::Fresh)

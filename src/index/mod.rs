@@ -61,8 +61,11 @@ pub struct IndexReport {
 
 /// What the index was built with: scope, naming rules, the size limit and the version of the
 /// reference rules. A different value means the stored graph no longer follows them.
-pub fn fingerprint(config: &crate::config::Config) -> String {
+pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> String {
     let basis = serde_json::json!({
+        // Whether the root is a user's client folder, which some rules read (`scan::refs`):
+        // a root that becomes one, or stops being one, is read anew.
+        "client_root": tree_of(root).root_is_client,
         "scope": config.scope,
         "names": config.names,
         "max_file_bytes": config.limits.max_file_bytes,
@@ -122,8 +125,11 @@ pub fn fingerprint(config: &crate::config::Config) -> String {
         // as a path, a template's variable named after a kind of folder, a skill's variant
         // declaring its name is named with it, a document's own frontmatter `name:` line is
         // no mention, a file name inside a longer dotted one is not its own, a string of code
-        // holding a command's name alone is a value (twenty-third).
-        "rules": 23,
+        // holding a command's name alone is a value (twenty-third); 24: a path's brace
+        // alternatives, a documentation folder named after a command or an agent, a drawing
+        // under a root that leads nowhere, a column headed by an agent's kind, a user's client
+        // folder kept as the repository (twenty-fourth).
+        "rules": 24,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }
@@ -141,7 +147,7 @@ fn fail_point(name: &str) -> Result<()> {
 pub fn run(ctx: &Ctx, opts: &IndexOptions) -> Result<IndexReport> {
     let start = Instant::now();
     let mut conn = ctx.store.conn()?;
-    let fp = fingerprint(&ctx.config);
+    let fp = fingerprint(&ctx.config, &ctx.ws.root);
     let mut notes = Vec::new();
     let mut full = opts.full;
     if !full && !built(&conn)? {
@@ -255,7 +261,7 @@ pub fn refresh_paths(ctx: &Ctx, paths: &[String]) -> Result<IndexReport> {
     if !built(&conn)? {
         report.notes.push("no index yet: run `src index`".into());
     } else if meta_get(&conn, META_FINGERPRINT)?.as_deref()
-        != Some(fingerprint(&ctx.config).as_str())
+        != Some(fingerprint(&ctx.config, &ctx.ws.root).as_str())
     {
         report
             .notes

@@ -70,7 +70,8 @@ pub fn status(ctx: &Ctx) -> Result<Status> {
     let conn = ctx.store.conn()?;
     let is_built = built(&conn)?;
     let config_changed = is_built
-        && meta_get(&conn, META_FINGERPRINT)?.as_deref() != Some(fingerprint(&ctx.config).as_str());
+        && meta_get(&conn, META_FINGERPRINT)?.as_deref()
+            != Some(fingerprint(&ctx.config, &ctx.ws.root).as_str());
     let mut stored = load_files(&conn)?;
     let walked = walk::walk(&ctx.ws, &ctx.config)?;
     let mut new = Vec::new();

@@ -145,6 +145,11 @@ pub const CAPS: u64 = 1 << 39;
 /// `templates/claude/agents/x.md`).
 pub const TAIL: u64 = 1 << 40;
 
+/// An entry of a drawn folder tree under a root line that is no folder of the tree
+/// (`agent-config/` over `├── settings.json`): where the drawn path leads nowhere, the drawing
+/// is of the writer's own folder under another name, and the entry leads from there.
+pub const DRAWN: u64 = 1 << 41;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
 
@@ -496,6 +501,73 @@ fn in_brace_set(line: &[u8], s: usize, e: usize) -> bool {
     set.contains(&b',') && joined && placeholder
 }
 
+/// The path a brace alternative expands to, when `line[s..e]` is one whole alternative of a
+/// set joined to a path (`agents/{plan-reviewer,code-reviewer}.md`, `skills/{a,b}/SKILL.md`):
+/// the path's start left of the braces, the name, and what follows the braces, with where the
+/// path starts. Only a path: a bare set (`{1,3}`, `{ts,tsx}` after a dot) is no file's.
+fn brace_alternative(line: &[u8], s: usize, e: usize) -> Option<(usize, String)> {
+    let set_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b',');
+    if s == 0 || !matches!(line[s - 1], b'{' | b',') || !matches!(line.get(e), Some(b',' | b'}')) {
+        return None;
+    }
+    let open = line[..s].iter().rposition(|b| !set_byte(*b))?;
+    let close = e + line[e..].iter().position(|b| !set_byte(*b))?;
+    if line[open] != b'{' || line[close] != b'}' || !line[open + 1..close].contains(&b',') {
+        return None;
+    }
+    let plain = |b: u8| is_path_byte(b) && !matches!(b, b'{' | b'}');
+    let mut ps = open;
+    while ps > 0 && plain(line[ps - 1]) {
+        ps -= 1;
+    }
+    let mut se = close + 1;
+    while se < line.len() && plain(line[se]) {
+        se += 1;
+    }
+    // (A sentence's full stop or a list's comma is no part of the path.)
+    while se > close + 1 && matches!(line[se - 1], b'.' | b',') {
+        se -= 1;
+    }
+    // A glob around the set (`{src,test}/**/*.ts`, `*.{js,ts}`) is a pattern of many files.
+    if line.get(se) == Some(&b'*') || ps > 0 && line[ps - 1] == b'*' {
+        return None;
+    }
+    let (prefix, suffix) = (&line[ps..open], &line[close + 1..se]);
+    if !prefix.contains(&b'/') && !suffix.contains(&b'/') || suffix.ends_with(b"/") {
+        return None;
+    }
+    let path = [prefix, &line[s..e], suffix].concat();
+    Some((ps, String::from_utf8(path).ok()?))
+}
+
+/// Whether what follows a name places it at the root ("`CLAUDE.md` at project root", "… in
+/// the repository root"), as "the project's" before it does.
+fn at_project_root(after: &[u8]) -> bool {
+    let after = trim_decor_start(after).trim_ascii_start();
+    let mut words = after
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let end = w
+                .iter()
+                .rposition(u8::is_ascii_alphanumeric)
+                .map_or(0, |i| i + 1);
+            &w[..end]
+        });
+    let (Some(at), Some(mut w)) = (words.next(), words.next()) else {
+        return false;
+    };
+    if !one_of(at, &["at", "in"]) {
+        return false;
+    }
+    if one_of(w, &["the", "your"]) {
+        let Some(n) = words.next() else { return false };
+        w = n;
+    }
+    one_of(w, &["project", "repository", "repo"])
+        && words.next().is_some_and(|r| one_of(r, &["root"]))
+}
+
 /// Where a placeholder written in angle or square brackets starts, when one ends right before
 /// the path at `ts` (`<skill-base-dir>` before `/scripts/x.sh`): a word of name bytes only, so
 /// a tag with attributes (`<a href>`), a link's text or a comparison is none.
@@ -753,6 +825,12 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         cue.bits |= SLASH;
         a = ts;
     }
+    // One alternative of a path's brace set (`agents/{plan-reviewer,code-reviewer}.md`) is the
+    // path it expands to: `agents/plan-reviewer.md`.
+    if let Some((ps, path)) = brace_alternative(line, s, e) {
+        cue.via = Some(path);
+        a = ps;
+    }
     // In a script, backticks outside a comment are a template literal (`` `sessions: ${n}` ``),
     // not a code span.
     let template_literal = lang == Some(Lang::Script) && !is_comment_line(line);
@@ -838,7 +916,8 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     if one_of(
         owner,
         &["root", "top-level", "project", "repository", "repo"],
-    ) {
+    ) || at_project_root(&line[e..])
+    {
         cue.bits |= ROOT;
     }
     if one_of(next, &["directory", "folder", "dir"]) {
@@ -1459,7 +1538,7 @@ pub fn kind_after(line: &[u8], e: usize) -> u64 {
 }
 
 /// The `AS_*` bit of an entity word (`Skills` -> `AS_SKILL`), 0 for any other word.
-fn entity_kind(w: &[u8]) -> u64 {
+pub(crate) fn entity_kind(w: &[u8]) -> u64 {
     if w.is_empty() {
         return 0;
     }
@@ -2725,6 +2804,59 @@ app.all('/x/:id{/:op}', tally)\n";
 
     fn has(c: &Cue, bit: u64) -> bool {
         c.bits & bit != 0
+    }
+
+    #[test]
+    fn a_brace_alternative_of_a_path_is_the_path_it_expands_to() {
+        let line = "- `agents/{plan-reviewer,code-reviewer,architecture-reviewer}.md:5` — x";
+        for (name, path) in [
+            ("plan-reviewer", "agents/plan-reviewer.md"),
+            ("code-reviewer", "agents/code-reviewer.md"),
+            ("architecture-reviewer", "agents/architecture-reviewer.md"),
+        ] {
+            let c = cue(line, name, "a.md");
+            assert_eq!(c.via.as_deref(), Some(path), "{name}");
+            assert!(!has(&c, GLOB) && !has(&c, MIDPATH), "{c:?}");
+        }
+        let c = cue("See skills/{alpha,beta-two}/SKILL.md.", "beta-two", "a.md");
+        assert_eq!(c.via.as_deref(), Some("skills/beta-two/SKILL.md"));
+        // A set that is no path's, or a glob's, or a folder's, expands to no file.
+        let alt = |line: &str, name: &str| {
+            let s = line
+                .rfind(name)
+                .unwrap_or_else(|| panic!("{name} in {line}"));
+            brace_alternative(line.as_bytes(), s, s + name.len())
+        };
+        assert_eq!(alt("ranges {1,3} here", "3"), None);
+        assert_eq!(
+            alt("\"eslint \\\"{src,apps,test}/**/*.ts\\\" --fix\"", "test"),
+            None
+        );
+        assert_eq!(alt("files *.{js,ts}", "ts"), None);
+        assert_eq!(alt("skills/{a,b}/ then", "b"), None);
+        // Part of an alternative is no alternative.
+        assert_eq!(alt("agents/{plan-reviewer,code}.md", "reviewer"), None);
+        let whole = alt("agents/{plan-reviewer,code}.md", "code");
+        assert_eq!(whole, Some((0, "agents/code.md".to_string())));
+    }
+
+    #[test]
+    fn a_file_said_to_be_at_the_project_root_is_the_roots() {
+        for line in [
+            "read `settings.json` at project root.",
+            "if CLAUDE.md in the repository root exists",
+            "the CLAUDE.md at the project root)",
+        ] {
+            let name = if line.contains("settings") {
+                "settings.json"
+            } else {
+                "CLAUDE.md"
+            };
+            assert!(has(&cue(line, name, "a.md"), ROOT), "{line}");
+        }
+        for line in ["CLAUDE.md at project level", "CLAUDE.md in the root folder"] {
+            assert!(!has(&cue(line, "CLAUDE.md", "a.md"), ROOT), "{line}");
+        }
     }
 
     #[test]

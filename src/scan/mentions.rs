@@ -266,6 +266,10 @@ fn tree_entries(bytes: &[u8], writer: &str, found: &mut [(Mention, Cue)]) {
         {
             c.via = Some(match (rooted, path.split_once('/')) {
                 (Some(d), Some((_, rest))) if own_drawings.contains(&d) => format!("./{rest}"),
+                (Some(_), Some(_)) => {
+                    c.bits |= cue::DRAWN;
+                    path.clone()
+                }
                 _ => path.clone(),
             });
         }
@@ -865,7 +869,23 @@ fn foreign_columns(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]
                         })
                 })
                 .count();
-            if spans.len() < 4 || named * 2 >= spans.len() {
+            // A column headed by an agent's or a skill's kind (`| Agent |`) lists things of
+            // that kind, whether the tree holds them all or not. (`| Command |` heads a CLI's
+            // commands as often as the client's.)
+            let headed = rows.len() >= 2
+                && rows[1].1.iter().all(|&(s, e)| {
+                    bytes[s..e]
+                        .trim_ascii()
+                        .iter()
+                        .all(|b| matches!(b, b'-' | b':'))
+                })
+                && rows[0].1.get(col).is_some_and(|&(s, e)| {
+                    std::str::from_utf8(&bytes[s..e]).is_ok_and(|h| {
+                        let h = h.trim().trim_matches(|c| matches!(c, '*' | '_'));
+                        cue::entity_kind(h.as_bytes()) & (cue::AS_AGENT | cue::AS_SKILL) != 0
+                    })
+                });
+            if spans.len() < 4 || named * 2 >= spans.len() || headed {
                 continue;
             }
             for (m, c) in found.iter_mut() {
@@ -3381,11 +3401,41 @@ mod tests {
                 .and_then(|(.., v)| v)
         };
         assert_eq!(via(own, "CLAUDE.md").as_deref(), Some("./docs/guide-x.md"));
-        // Another file's drawing (a folder to make, an example's plugin): as drawn.
+        // Another file's drawing (a folder to make, an example's plugin): as drawn, marked
+        // as drawn under its root, which resolution reads as the writer's folder where the
+        // drawn path leads nowhere (`scan::refs`).
         assert_eq!(
             via(own, "GUIDE.md").as_deref(),
             Some("my-repo/docs/guide-x.md")
         );
+        let bits = |text: &str, path: &str| {
+            found(&names, text, path)
+                .into_iter()
+                .find(|(n, ..)| n == "guide-x.md")
+                .map_or(0, |(_, _, b, _)| b)
+        };
+        assert!(bits(own, "GUIDE.md") & cue::DRAWN != 0);
+        assert!(bits(own, "CLAUDE.md") & cue::DRAWN == 0);
+        let unrooted = "```\n├── CLAUDE.md\n└── docs/\n    └── guide-x.md\n```\n";
+        assert!(bits(unrooted, "GUIDE.md") & cue::DRAWN == 0);
+    }
+
+    #[test]
+    fn a_column_headed_by_an_agent_lists_agents_the_tree_may_not_hold() {
+        let names = ["reverse-engineer"];
+        let rows = "| `ci-expert` | x |\n| `code-explorer` | x |\n| `optimizer` | x |\n| `reverse-engineer` | x |\n";
+        let table = |head: &str| format!("| {head} | Purpose |\n| --- | --- |\n{rows}");
+        let cued = |text: &str| {
+            found(&names, text, "README.md")
+                .iter()
+                .any(|(n, _, b, _)| n == "reverse-engineer" && b & cue::CODE != 0)
+        };
+        assert!(cued(&table("Agent")));
+        assert!(cued(&table("**Sub-agents**")));
+        // Under another heading, a column of spans naming mostly nothing of the tree is
+        // another kind of thing's (a CLI's commands, make targets).
+        assert!(!cued(&table("Target")));
+        assert!(!cued(&table("Command")));
     }
 
     #[test]

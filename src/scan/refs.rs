@@ -375,6 +375,10 @@ pub enum OnDisk {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Tree {
     pub root_is_home: bool,
+    /// The root is a user's client folder as kept in a repository (`settings.json`, `skills/`
+    /// at the root, no `.claude/` of its own: installed as `~/.claude`). Its `CLAUDE.md` is
+    /// the user's, read in every project: "the project's CLAUDE.md" is another file.
+    pub root_is_client: bool,
 }
 
 /// Whether a mention in the file `src` is weak whatever files bear its name: a URL, a folder
@@ -523,6 +527,24 @@ pub fn decide_hinted(
             decide_path(m, via, kind, bearers, tree, exists)
         };
         let d = namesake_module(m, d, bearers);
+        // A drawing whose root leads nowhere draws the writer's folder under another name,
+        // when the entry is there beside the writer (an example project's `package.json`
+        // drawn in a guide is no file of ours).
+        if d == Decision::Weak && m.cue & cue::DRAWN != 0 {
+            let beside = via.split_once('/').filter(|(_, rest)| {
+                join_normal(dir_of(m.src), rest)
+                    .is_some_and(|p| bearers.iter().any(|(_, b)| *b == p))
+            });
+            if let Some((_, rest)) = beside {
+                let own = format!("./{rest}");
+                let from_here = Mention {
+                    via: Some(&own),
+                    cue: m.cue & !cue::DRAWN,
+                    ..*m
+                };
+                return decide_hinted(&from_here, bearers, tree, exists, nearest, hint);
+            }
+        }
         // An invocation's path of commands that leads nowhere (`/project:tm/learn`, the
         // command since moved): its last word, invoked.
         if d == Decision::Weak && m.cue & cue::SLASH != 0 && via.ends_with(m.name) {
@@ -540,12 +562,20 @@ pub fn decide_hinted(
     // elsewhere (`curl/managed-agents.md`); an invocation, a namespace, a key or a kind said
     // beside it ("the memory skill" in `memory/exports/`) still says which. A file beside the
     // folder and named as it is owns it (`agents/x.md` and its `agents/x/evals/`): its name.
+    // A documentation folder named after a command or an agent (`docs/specs/spot-check/`
+    // beside the command `spot-check`) holds writings about that thing, its spec and plans:
+    // the name is the thing. (A tool's folder so named, `tools/librarian-ask/`, is the tool.)
     if m.via.is_none()
         && m.cue & (cue::SOURCE | cue::SLASH | cue::NAMESPACE | cue::KEY | cue::KINDS) == 0
         && in_folder_named(m.src, m.name).is_some_and(|folder| {
-            !bearers
-                .iter()
-                .any(|(_, p)| is_within(p, folder) || owns_folder(p, folder))
+            let about = dir_of(folder)
+                .split('/')
+                .any(|c| matches!(c, "docs" | "doc" | "specs" | "spec" | "plans"));
+            !bearers.iter().any(|(_, p)| {
+                is_within(p, folder)
+                    || owns_folder(p, folder)
+                    || about && matches!(entity_of(p, m.name), Entity::Command | Entity::Agent)
+            })
         })
     {
         return Decision::Weak;
@@ -1071,6 +1101,12 @@ fn bare_kind(
         {
             return None;
         }
+        // In a user's client folder, "the project's CLAUDE.md" ("root `settings.json`") is
+        // the project's the user works in, not the user's own at this root.
+        let client_file = is_client_file(base) || base.starts_with("settings.");
+        if tree.root_is_client && !path.contains('/') && client_file && cue & cue::ROOT != 0 {
+            return None;
+        }
         // A string of code holding a file name is a file the code opens or runs, one of its
         // own tree's (`llm_dir / "anth.py"`) or the root's (`setup.py`); a file under another
         // top folder is a namesake (a test's `open("asyncio.py", "w")` is no file of IPython's).
@@ -1422,7 +1458,14 @@ fn folder_named(path: &str, name: &str) -> bool {
 
 /// Components of a written path, without the leading `./`, `../`, `~`, `$VAR`, `@` parts, and
 /// whether it starts outside the tree (`~/`, `/`, `$VAR/`).
-fn written_components(via: &str, root_is_home: bool) -> (Vec<&str>, bool) {
+fn written_components(via: &str, tree: Tree) -> (Vec<&str>, bool) {
+    let root_is_home = tree.root_is_home;
+    // The user's client folder kept as the repository: `~/.claude/x` is its `x` installed.
+    if tree.root_is_client {
+        if let Some(rest) = via.strip_prefix("~/.claude/") {
+            return (rest.split('/').filter(|c| !c.is_empty()).collect(), false);
+        }
+    }
     let mut outside = via.starts_with('/');
     let mut comps: Vec<&str> = via.split('/').filter(|c| !c.is_empty()).collect();
     while let Some(first) = comps.first() {
@@ -2149,7 +2192,7 @@ fn decide_path(
     };
     let via = expanded.as_deref().unwrap_or(token);
     let relative = via.starts_with("./") || via.starts_with("../") || via == "." || via == "..";
-    let (comps, outside) = written_components(via, tree.root_is_home);
+    let (comps, outside) = written_components(via, tree);
     // The importing file's language (`same_lang` below, a script's import beside it).
     let src_lang = if import {
         cue::lang_of(m.src, b"")
@@ -3188,10 +3231,71 @@ mod tests {
             &b,
             Tree {
                 root_is_home: false,
+                root_is_client: false,
             },
             &All,
         );
         assert_eq!(edge_to(d), Some((1, RefKind::Name)), "{d:?}");
+    }
+
+    #[test]
+    fn a_folder_named_after_a_command_holds_writings_about_it() {
+        let cmd = ["p/commands/spot-check.md"];
+        let spec = "p/docs/specs/spot-check/SPEC.md";
+        assert!(edge_to(d(spec, "spot-check", cue::CODE, None, &cmd)).is_some());
+        assert!(edge_to(d(spec, "spot-check", 0, None, &cmd)).is_some());
+        // A document elsewhere on the folder's topic is still not what the topic's name means.
+        let doc = ["p/docs/guides/spot-check.md"];
+        assert_eq!(d(spec, "spot-check", 0, None, &doc), Decision::Weak);
+    }
+
+    #[test]
+    fn a_drawing_under_a_root_that_leads_nowhere_is_of_the_writers_folder() {
+        let via = Some("agent-config/settings.json");
+        let b = ["settings.json"];
+        let got = d("README.md", "settings.json", cue::DRAWN, via, &b);
+        assert_eq!(edge_to(got), Some((1, RefKind::Path)), "{got:?}");
+        // Only where the entry is beside the writer: an example project's file drawn in a
+        // guide is none of ours, though a file of its path's tail exists elsewhere.
+        let b = ["charts/templates/deployment.yaml"];
+        let via = Some("mychart/templates/deployment.yaml");
+        let got = d(
+            "skills/helm/SKILL.md",
+            "deployment.yaml",
+            cue::DRAWN,
+            via,
+            &b,
+        );
+        assert_eq!(edge_to(got), None, "{got:?}");
+    }
+
+    #[test]
+    fn in_a_users_client_folder_the_projects_claude_md_is_another_file() {
+        let m = |cue_bits| Mention {
+            src: "skills/audit/SKILL.md",
+            name: "CLAUDE.md",
+            cue: cue_bits,
+            via: None,
+            text: "",
+        };
+        let b = [(1, "CLAUDE.md")];
+        let exists = |p: &str| {
+            if p == "CLAUDE.md" || p == "skills/audit/SKILL.md" {
+                OnDisk::File
+            } else {
+                OnDisk::Missing
+            }
+        };
+        let client = Tree {
+            root_is_home: false,
+            root_is_client: true,
+        };
+        // "Read the project's CLAUDE.md": a project's, where the root is the user's folder.
+        let root = cue::ROOT | cue::CODE;
+        assert_eq!(edge_to(decide(&m(root), &b, client, &exists)), None);
+        // In a project, the project's is the root's.
+        let got = decide(&m(root), &b, Tree::default(), &exists);
+        assert_eq!(edge_to(got), Some((1, RefKind::File)), "{got:?}");
     }
 
     #[test]

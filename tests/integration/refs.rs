@@ -490,3 +490,47 @@ fn a_broken_relative_link_does_not_reach_into_another_plugin() {
         .collect();
     assert_eq!(from_a, [("plugins/b/README.md", "2")], "{edges:?}");
 }
+
+#[test]
+fn in_a_users_client_folder_the_projects_claude_md_is_another_projects() {
+    // A repository of the user's `~/.claude`: settings and skills at its root, no `.claude/`.
+    let p = Project::empty();
+    p.write("CLAUDE.md", "The user's rules, read in every project.\n");
+    p.write("settings.json", "{}\n");
+    p.write(
+        "skills/audit/SKILL.md",
+        "Read the project's `CLAUDE.md` and check it.\nThen see ~/.claude/CLAUDE.md for the user's.\n",
+    );
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"skills/**\", \"CLAUDE.md\", \"settings.json\"]\n",
+    );
+    let edges = |p: &Project| {
+        rows(
+            &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+            &["src", "dst", "line"],
+        )
+    };
+    let row = |line: &str| {
+        vec![
+            "skills/audit/SKILL.md".into(),
+            "CLAUDE.md".into(),
+            line.into(),
+        ]
+    };
+    p.src().args(["index", "--full"]).assert().success();
+    let client = edges(&p);
+    assert!(!client.contains(&row("1")), "{client:?}");
+    // Its `~/.claude/CLAUDE.md` is this root's file, installed.
+    assert!(client.contains(&row("2")), "{client:?}");
+    // Without the client's settings the root is a project: the project's CLAUDE.md is its
+    // own, and an incremental run reads every file anew, as a full rebuild would.
+    std::fs::remove_file(p.path("settings.json")).unwrap_or_else(|e| panic!("rm: {e}"));
+    let out = stdout(p.src().args(["index"]));
+    assert!(out.contains("full"), "{out}");
+    let project = edges(&p);
+    assert!(project.contains(&row("1")), "{project:?}");
+    assert!(!project.contains(&row("2")), "{project:?}");
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(project, edges(&p));
+}

@@ -364,12 +364,20 @@ pub(crate) fn file_exists(root: &Path, p: &str) -> OnDisk {
     }
 }
 
-/// `~/` means the root when the root is the user's home directory.
+/// `~/` means the root when the root is the user's home directory; the root is a user's
+/// client folder when it keeps the client's settings and folders of things at its top, and no
+/// `.claude/` of its own.
 pub(crate) fn tree_of(root: &Path) -> Tree {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let canon = |p: &Path| std::fs::canonicalize(p).ok();
+    let root_is_client = root.join("settings.json").is_file()
+        && !root.join(".claude").is_dir()
+        && ["agents", "skills", "commands", "hooks"]
+            .iter()
+            .any(|d| root.join(d).is_dir());
     Tree {
         root_is_home: home.is_some_and(|h| canon(&h).is_some() && canon(&h) == canon(root)),
+        root_is_client,
     }
 }
 
