@@ -128,7 +128,8 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // holding a command's name alone is a value (twenty-third); 24: a path's brace
         // alternatives, a documentation folder named after a command or an agent, a drawing
         // under a root that leads nowhere, a column headed by an agent's kind, a user's client
-        // folder kept as the repository (twenty-fourth).
+        // folder kept as the repository, a module with its package closing a quoted
+        // sentence or standing for all of it (`tqdm.gui.*`) (twenty-fourth).
         "rules": 24,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()

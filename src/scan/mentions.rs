@@ -1497,8 +1497,12 @@ fn modules_named_in_prose(bytes: &[u8], found: &mut [(Mention, Cue)]) {
             && word.contains(&b'.')
             && word[0].is_ascii_alphabetic()
             && !word.ends_with(b".")
-            // A full stop ends a sentence; any other dot goes on (`"v.app."` is no module).
-            && !(after.first() == Some(&b'.') && after.get(1).is_some_and(|b| !b.is_ascii_whitespace()))
+            // A full stop ends a sentence, after a closing quote too (`` `x.y`.""" ``); any
+            // other dot goes on (`"v.app."` is no module), but `x.y.*` is all of it.
+            && !(after.first() == Some(&b'.')
+                && after
+                    .get(1)
+                    .is_some_and(|b| !b.is_ascii_whitespace() && !quoted && *b != b'*'))
             && after.first() != Some(&b'(');
         if dotted && !named {
             written_as_module(c, word);
@@ -3773,6 +3777,19 @@ mod tests {
                 ("pgen", 5, Some("pgen")),
                 ("pgen", 6, Some("pgen"))
             ],
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn a_module_with_its_package_ends_a_sentence_or_stands_for_all_of_it() {
+        let text = "\"\"\"Test `tqdm.gui`.\"\"\"\nw = \"Please use `tqdm.gui.*` instead\"\nm = \"use `tqdm.gui.tqdm(...)` now\"\nz = \"tqdm.gui.\"\n";
+        let got = found(&["gui"], text, "tests/t.py");
+        let named = carrying(&got, cue::IMPORT);
+        // A name reached through it, and a string going on past it, are not it.
+        assert_eq!(
+            named,
+            [("gui", 1, Some("tqdm/gui")), ("gui", 2, Some("tqdm/gui"))],
             "{got:?}"
         );
     }
