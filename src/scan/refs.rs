@@ -2518,10 +2518,49 @@ fn decide_path(
     if qualified.is_empty() && (outside || !import && project_install()) {
         qualified = installed_copy(&comps, bearers, kind, exists, project_variable(via));
     }
+    // A path into the user's client folder, to a distinctive file name one file of the
+    // writer's plugin bears (`~/.claude/config/telegram-poll.sh` where the plugin keeps
+    // `files/telegram-poll.sh` to install there): that file, wherever its install puts it.
+    // (Not a path that leads nowhere in the tree: an output the plugin writes,
+    // `C4-Documentation/c4-context.md`, is no copy of its agent `c4-context.md`.)
+    let client_home = ["~/.claude/", "$HOME/.claude/", "${HOME}/.claude/"]
+        .iter()
+        .any(|h| via.starts_with(h));
+    if qualified.is_empty() && !import && outside && client_home {
+        qualified = plugins_own_copy(m, &comps, bearers, kind, exists);
+    }
     if qualified.iter().any(|q| q.1 == m.src) {
         return Decision::Tie;
     }
     pick(m, &qualified)
+}
+
+/// The one file of the writer's plugin named as the written path's file name, when that name
+/// is distinctive and no other file in the tree bears it (`scan::refs::decide_path`).
+fn plugins_own_copy<'b>(
+    m: &Mention<'_>,
+    comps: &[&str],
+    bearers: &[(i64, &'b str)],
+    kind: RefKind,
+    exists: &dyn Disk,
+) -> Vec<(i64, &'b str, RefKind)> {
+    let Some(file) = comps.last() else {
+        return Vec::new();
+    };
+    if !is_distinctive(super::names::stem_of(file)) {
+        return Vec::new();
+    }
+    let named: Vec<_> = bearers
+        .iter()
+        .filter(|(_, b)| b.rsplit('/').next() == Some(*file))
+        .collect();
+    let [(id, b)] = named.as_slice() else {
+        return Vec::new();
+    };
+    match (plugin_of(m.src, exists), plugin_of(b, exists)) {
+        (Some(own), Some(theirs)) if own == theirs => vec![(*id, *b, kind)],
+        _ => Vec::new(),
+    }
 }
 
 /// A class used by its package's name (`cue::NAMESAKE`: `Agent(…)` after `from strands import
@@ -3296,6 +3335,60 @@ mod tests {
         // In a project, the project's is the root's.
         let got = decide(&m(root), &b, Tree::default(), &exists);
         assert_eq!(edge_to(got), Some((1, RefKind::File)), "{got:?}");
+    }
+
+    #[test]
+    fn a_path_leading_nowhere_names_its_plugins_one_file_of_that_name() {
+        let b = ["plugins/telegram/files/telegram-poll.sh"];
+        let installed = Some("~/.claude/config/telegram-poll.sh");
+        let got = d(
+            "plugins/telegram/install.sh",
+            "telegram-poll.sh",
+            0,
+            installed,
+            &b,
+        );
+        assert_eq!(edge_to(got), Some((1, RefKind::Path)), "{got:?}");
+        // Not a path into the tree that leads nowhere (an output the plugin writes):
+        let output = Some("C4-Documentation/telegram-poll.sh");
+        let got = d(
+            "plugins/telegram/README.md",
+            "telegram-poll.sh",
+            0,
+            output,
+            &b,
+        );
+        assert_eq!(edge_to(got), None);
+        // Not from another plugin, not a plain name, not one of two.
+        let other = d(
+            "plugins/slack/install.sh",
+            "telegram-poll.sh",
+            0,
+            installed,
+            &b,
+        );
+        assert_eq!(edge_to(other), None);
+        let plain = ["plugins/telegram/files/run.sh"];
+        let got = d(
+            "plugins/telegram/install.sh",
+            "run.sh",
+            0,
+            Some("~/.claude/x/run.sh"),
+            &plain,
+        );
+        assert_eq!(edge_to(got), None);
+        let two = [
+            "plugins/telegram/files/telegram-poll.sh",
+            "plugins/telegram/old/telegram-poll.sh",
+        ];
+        let got = d(
+            "plugins/telegram/install.sh",
+            "telegram-poll.sh",
+            0,
+            installed,
+            &two,
+        );
+        assert_eq!(edge_to(got), None);
     }
 
     #[test]
