@@ -2190,6 +2190,22 @@ fn decide_path(
         Held::Pattern => return Decision::Weak,
         Held::Outside => client_root_path(m.src, token, exists),
     };
+    // A path from a script's own folder (`"$SCRIPT_DIR/x.sh"`, `$(dirname "$0")/x.sh`) leads
+    // to one place: where nothing is there (an archived hook whose sibling moved), it names
+    // no file of that name elsewhere.
+    let from_own_folder = expanded.is_some()
+        && (token.starts_with("$(dirname ")
+            || cue::variable_at(token).is_some_and(|(v, _)| {
+                matches!(
+                    v,
+                    "SCRIPT_DIR"
+                        | "SCRIPTDIR"
+                        | "SCRIPT_PATH"
+                        | "HERE"
+                        | "DIR"
+                        | "BATS_TEST_DIRNAME"
+                )
+            }));
     let via = expanded.as_deref().unwrap_or(token);
     let relative = via.starts_with("./") || via.starts_with("../") || via == "." || via == "..";
     let (comps, outside) = written_components(via, tree);
@@ -2321,6 +2337,9 @@ fn decide_path(
     }
     if let Some(d) = dotless(&exact).iter().find_map(lead) {
         return d;
+    }
+    if from_own_folder && exact.iter().all(|p| exists.at(p) == OnDisk::Missing) {
+        return Decision::Weak;
     }
     // (The file name closing a longer path names only the file that path leads to.)
     if m.cue & cue::TAIL != 0 {
@@ -3389,6 +3408,19 @@ mod tests {
             &two,
         );
         assert_eq!(edge_to(got), None);
+    }
+
+    #[test]
+    fn a_path_from_a_scripts_own_folder_that_leads_nowhere_names_nothing_else() {
+        let src = "hooks/archive/old/pre-commit.sh";
+        let via = Some("$SCRIPT_DIR/is-docs-only.sh");
+        let moved = ["hooks/git/lib/is-docs-only.sh"];
+        assert_eq!(edge_to(d(src, "is-docs-only.sh", 0, via, &moved)), None);
+        let beside = ["hooks/archive/old/is-docs-only.sh"];
+        let got = d(src, "is-docs-only.sh", 0, via, &beside);
+        assert_eq!(edge_to(got), Some((1, RefKind::Path)), "{got:?}");
+        let via = Some("$(dirname \"$0\")/is-docs-only.sh");
+        assert_eq!(edge_to(d(src, "is-docs-only.sh", 0, via, &moved)), None);
     }
 
     #[test]
