@@ -1301,9 +1301,17 @@ fn quoted_join(bytes: &[u8], start: usize, end: usize, slash: bool) -> Option<St
 }
 
 /// Whether the argument starting at `at` is one of a path-joining call's (`os.path.join(`,
-/// `path.resolve(`, `.joinpath(`, `Path(`), on the same line.
+/// `path.resolve(`, `.joinpath(`, `Path(`), opened on its line or up to three lines above
+/// (`os.path.join(` then its arguments on the next line).
 fn in_join_call(bytes: &[u8], at: usize) -> bool {
-    let ls = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+    let mut ls = at;
+    for _ in 0..4 {
+        ls = memchr::memrchr(b'\n', &bytes[..ls]).unwrap_or(0);
+        if ls == 0 {
+            break;
+        }
+    }
+    let ls = if ls == 0 { 0 } else { ls + 1 };
     let mut depth = 0usize;
     let mut i = at;
     while i > ls {
@@ -1493,16 +1501,24 @@ fn modules_named_in_prose(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         // A module written with its package in a comment or a string ("use xml.dom.minidom
         // instead", "to reduce importlib.util imports") names it; not a name reached through
         // it (`json.decoder.JSONDecodeError`) or a call (`os.path.join(…)`).
+        // A full stop ends a sentence, before or after a closing quote (`x.y."""`,
+        // `` `x.y`.""" ``); any other dot goes on (`"v.app."` is no module), but `x.y.*` is
+        // all of it.
+        let goes_on = match after {
+            [b'.', rest @ ..] => {
+                let closes = rest.starts_with(b"\"\"\"") || rest.starts_with(b"'''");
+                let next_word = rest
+                    .first()
+                    .is_some_and(|b| !b.is_ascii_whitespace() && *b != b'*');
+                next_word && !quoted && !closes
+            }
+            _ => false,
+        };
         let dotted = c.bits & cue::CODE_FILE == 0
             && word.contains(&b'.')
             && word[0].is_ascii_alphabetic()
             && !word.ends_with(b".")
-            // A full stop ends a sentence, after a closing quote too (`` `x.y`.""" ``); any
-            // other dot goes on (`"v.app."` is no module), but `x.y.*` is all of it.
-            && !(after.first() == Some(&b'.')
-                && after
-                    .get(1)
-                    .is_some_and(|b| !b.is_ascii_whitespace() && !quoted && *b != b'*'))
+            && !goes_on
             && after.first() != Some(&b'(');
         if dotted && !named {
             written_as_module(c, word);
@@ -3464,6 +3480,15 @@ mod tests {
         let text = "const p = path.join(ROOT, 'lib', 'fmt-x.py');\n";
         let got = found(&names, text, "gen.js");
         assert_eq!(got[0].3.as_deref(), Some("lib/fmt-x.py"), "{got:?}");
+        // The call's arguments on the lines after it; a list over lines is still a list.
+        let text = "P = os.path.join(\n    ROOT, \"docs\", \"schema\", \"fmt-x.py\"\n)\nxs = [\n    \"hooks\", \"fmt-x.py\"]\n";
+        let got = found(&names, text, "gen.py");
+        let vias: Vec<_> = got.iter().map(|(_, l, _, v)| (*l, v.as_deref())).collect();
+        assert_eq!(
+            vias,
+            [(2, Some("docs/schema/fmt-x.py")), (5, None)],
+            "{got:?}"
+        );
     }
 
     #[test]
@@ -3783,13 +3808,17 @@ mod tests {
 
     #[test]
     fn a_module_with_its_package_ends_a_sentence_or_stands_for_all_of_it() {
-        let text = "\"\"\"Test `tqdm.gui`.\"\"\"\nw = \"Please use `tqdm.gui.*` instead\"\nm = \"use `tqdm.gui.tqdm(...)` now\"\nz = \"tqdm.gui.\"\n";
+        let text = "\"\"\"Test `tqdm.gui`.\"\"\"\n\"\"\"Tests for tqdm.gui.\"\"\"\nw = \"Please use `tqdm.gui.*` instead\"\nm = \"use `tqdm.gui.tqdm(...)` now\"\nz = \"tqdm.gui.\"\n";
         let got = found(&["gui"], text, "tests/t.py");
         let named = carrying(&got, cue::IMPORT);
         // A name reached through it, and a string going on past it, are not it.
         assert_eq!(
             named,
-            [("gui", 1, Some("tqdm/gui")), ("gui", 2, Some("tqdm/gui"))],
+            [
+                ("gui", 1, Some("tqdm/gui")),
+                ("gui", 2, Some("tqdm/gui")),
+                ("gui", 3, Some("tqdm/gui"))
+            ],
             "{got:?}"
         );
     }
