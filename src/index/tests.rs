@@ -192,6 +192,9 @@ const WORDS: &[&str] = &[
     "REGISTRY",
     "./templates/.claude/agents/alpha.md",
     "\nload helpers\n",
+    // A path's brace alternatives, a drawing under a root that is no folder.
+    "`.claude/agents/{alpha,implementer}.md`",
+    "\nmy-kit/\n├── .claude/\n│   └── settings.json\n",
     "\nReview and gamma-x",
     "\nImplementer, zeta-agent",
     // A drawn tree, a unit's own folder, a folder namespace, a data key, Python module strings
