@@ -2338,7 +2338,12 @@ fn decide_path(
     if let Some(d) = dotless(&exact).iter().find_map(lead) {
         return d;
     }
-    if from_own_folder && exact.iter().all(|p| exists.at(p) == OnDisk::Missing) {
+    // So does `~/.claude/x` where the root is the user's client folder: the root's `x` or
+    // nothing (a state file the client writes there, `~/.claude/self-audit-completed.json`, is
+    // not `ledger/self-audit-completed.json`).
+    let installed_here = tree.root_is_client && token.starts_with("~/.claude/");
+    if (from_own_folder || installed_here) && exact.iter().all(|p| exists.at(p) == OnDisk::Missing)
+    {
         return Decision::Weak;
     }
     // (The file name closing a longer path names only the file that path leads to.)
@@ -3354,6 +3359,24 @@ mod tests {
         // In a project, the project's is the root's.
         let got = decide(&m(root), &b, Tree::default(), &exists);
         assert_eq!(edge_to(got), Some((1, RefKind::File)), "{got:?}");
+        // `~/.claude/x` is the root's `x`, or nothing: not a file of that name elsewhere.
+        let installed = |name, via| Mention {
+            src: "skills/audit/SKILL.md",
+            name,
+            cue: 0,
+            via: Some(via),
+            text: "",
+        };
+        let got = decide(
+            &installed("CLAUDE.md", "~/.claude/CLAUDE.md"),
+            &b,
+            client,
+            &exists,
+        );
+        assert_eq!(edge_to(got), Some((1, RefKind::Path)), "{got:?}");
+        let state = [(2, "ledger/self-audit.json")];
+        let m2 = installed("self-audit.json", "~/.claude/self-audit.json");
+        assert_eq!(edge_to(decide(&m2, &state, client, &exists)), None);
     }
 
     #[test]
