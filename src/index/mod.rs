@@ -129,8 +129,10 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // alternatives, a documentation folder named after a command or an agent, a drawing
         // under a root that leads nowhere, a column headed by an agent's kind, a user's client
         // folder kept as the repository, a module with its package closing a quoted
-        // sentence or standing for all of it (`tqdm.gui.*`) (twenty-fourth).
-        "rules": 24,
+        // sentence or standing for all of it (`tqdm.gui.*`) (twenty-fourth); 25: a desktop's
+        // duplicate (`x 2.md`) yields to its original, `importlib.import_module("p.m")`
+        // binds its module (twenty-fourth, later).
+        "rules": 25,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -81,6 +81,8 @@ const PATHS: &[&str] = &[
     ".claude/skills/alpha/references/check.md",
     ".claude/skills/beta/references/check.md",
     ".claude/agents/alpha.md",
+    // A desktop's duplicate of an agent, which yields to it.
+    ".claude/agents/alpha 2.md",
     ".claude/agents/implementer.md",
     ".claude/agents/infra-implementer.md",
     ".claude/hooks/guard.sh",

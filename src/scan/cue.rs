@@ -2396,7 +2396,33 @@ pub fn python_bindings(hay: &[u8]) -> Vec<Binding> {
             }
         }
     }
+    // `name = importlib.import_module("pkg.mod")` binds the module as `import pkg.mod as name`.
+    for (_, line) in lines_holding(hay, b"import_module(") {
+        if let Some((bound, module)) = import_module_call(line) {
+            push_binding(&mut out, bound, module_path(module), false);
+        }
+    }
     out
+}
+
+/// `(name, "pkg.mod")` of a line `name = importlib.import_module("pkg.mod")` (or
+/// `import_module('pkg.mod')`): an absolute module named by a literal, assigned to a name.
+fn import_module_call(line: &[u8]) -> Option<(&str, &str)> {
+    let line = std::str::from_utf8(line).ok()?.trim();
+    let (bound, call) = line.split_once('=')?;
+    let bound = bound.trim();
+    let call = call.trim();
+    let call = call.strip_prefix("importlib.").unwrap_or(call);
+    let arg = call.strip_prefix("import_module(")?;
+    let q = arg.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let (module, rest) = arg[1..].split_once(q)?;
+    let closes = rest.trim_start().starts_with(')');
+    let ident = !bound.is_empty()
+        && bound
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !bound.as_bytes()[0].is_ascii_digit();
+    (closes && ident && is_dotted(module)).then_some((bound, module))
 }
 
 /// The submodules a package's `__init__.py` imports from (`from .sub import x`, `from .sub.deep
@@ -3590,6 +3616,20 @@ app.all('/x/:id{/:op}', tally)\n";
         );
         assert_eq!(&src[uses[0].0..uses[0].1], b"copy");
         assert_eq!(qualified_uses(src, "np").len(), 1);
+        // A module imported by name at run time is bound as an import binds it; a name built
+        // at run time, a relative name or another call's result binds nothing.
+        let src = b"i18n = importlib.import_module(\"humanize.i18n\")\nlz = import_module('lzma')\nm = importlib.import_module(name)\nr = importlib.import_module('.x', 'pkg')\nk = other.import_module('y').z\n";
+        let pairs: Vec<(String, String)> = python_bindings(src)
+            .into_iter()
+            .map(|b| (b.bound, b.module))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                ("i18n".to_string(), "humanize/i18n".to_string()),
+                ("lz".to_string(), "lzma".to_string())
+            ]
+        );
     }
 
     #[test]

@@ -55,6 +55,24 @@ fn is_vendor_container(p: &str) -> bool {
     p.rsplit('/').next().is_some_and(|c| VENDORED.contains(&c))
 }
 
+/// Whether a file name is a desktop's duplicate of another: its stem ends in a space and a
+/// number, `copy`, or a number in parentheses (`x 2.md`, `x copy.md`, `x (1).md`), as Finder
+/// and file managers name a copy made beside the original.
+fn desktop_duplicate(base: &str) -> bool {
+    let stem = base.rsplit_once('.').map_or(base, |(s, _)| s);
+    let Some((head, tail)) = stem.rsplit_once(' ') else {
+        return false;
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    !head.trim().is_empty()
+        && (digits(tail)
+            || tail.eq_ignore_ascii_case("copy")
+            || tail
+                .strip_prefix('(')
+                .and_then(|t| t.strip_suffix(')'))
+                .is_some_and(digits))
+}
+
 /// Folders that hold another project's files kept in this one (`agents/external/wshobson/`).
 const VENDORED: [&str; 6] = [
     "external",
@@ -68,18 +86,20 @@ const VENDORED: [&str; 6] = [
 /// Whether the file at `path` lies in a vendored folder: a copy of someone else's, which the
 /// project's own file of the same name outranks when they are equally near. So does a copy
 /// kept as a backup (`_backup/`, `backup-pre-x/`, `x.backup/`), in an archive or for provenance
-/// (`provenance/original-research/`): the live file is the one meant.
+/// (`provenance/original-research/`), or a desktop's duplicate of a file beside it
+/// (`cs-partnerships 2.md`, `notes copy.md`, `plan (1).md`): the live file is the one meant.
 pub fn vendored(path: &str) -> bool {
-    dir_of(path).split('/').any(|c| {
-        VENDORED.contains(&c)
-            || c.as_bytes()
-                .windows(6)
-                .any(|w| w.eq_ignore_ascii_case(b"backup"))
-            || matches!(
-                c.to_ascii_lowercase().as_str(),
-                "archive" | "archived" | "_archive" | "provenance"
-            )
-    })
+    desktop_duplicate(path.rsplit('/').next().unwrap_or(path))
+        || dir_of(path).split('/').any(|c| {
+            VENDORED.contains(&c)
+                || c.as_bytes()
+                    .windows(6)
+                    .any(|w| w.eq_ignore_ascii_case(b"backup"))
+                || matches!(
+                    c.to_ascii_lowercase().as_str(),
+                    "archive" | "archived" | "_archive" | "provenance"
+                )
+        })
 }
 
 /// Whether the tests among `paths` yield to the rest: some are tests and some are not. A test
@@ -488,6 +508,14 @@ mod tests {
             (3, ".claude/agents/core/debugger.md"),
         ];
         assert_eq!(resolve(src, three), None);
+        // A desktop's duplicate beside the original is outranked too.
+        let dup = [
+            (1, "agents/cs-partnerships 2.md"),
+            (2, "agents/cs-partnerships.md"),
+        ];
+        assert_eq!(resolve("docs/a.md", dup), Some((2, Resolution::Nearest)));
+        assert!(desktop_duplicate("notes copy.md") && desktop_duplicate("plan (1).md"));
+        assert!(!desktop_duplicate("Chapter.md") && !desktop_duplicate(" 2.md"));
         // A backup copy is outranked as a vendored one is, except from within the backup.
         let backup = [(1, "work/_backup-pre-x/recipe.md"), (2, "work/recipe.md")];
         assert_eq!(
