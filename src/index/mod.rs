@@ -25,7 +25,7 @@ use crate::scan::walk;
 use crate::store::sql::index as sql;
 use crate::store::{meta_get, meta_set};
 
-pub(crate) use apply::{tree_of, RootDisk};
+pub(crate) use apply::{root_is_client, tree_of, RootDisk};
 pub use status::status;
 
 /// `meta` keys written by the index.
@@ -65,7 +65,7 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
     let basis = serde_json::json!({
         // Whether the root is a user's client folder, which some rules read (`scan::refs`):
         // a root that becomes one, or stops being one, is read anew.
-        "client_root": tree_of(root).root_is_client,
+        "client_root": root_is_client(root),
         "scope": config.scope,
         "names": config.names,
         "max_file_bytes": config.limits.max_file_bytes,

@@ -2195,17 +2195,7 @@ fn decide_path(
     // no file of that name elsewhere.
     let from_own_folder = expanded.is_some()
         && (token.starts_with("$(dirname ")
-            || cue::variable_at(token).is_some_and(|(v, _)| {
-                matches!(
-                    v,
-                    "SCRIPT_DIR"
-                        | "SCRIPTDIR"
-                        | "SCRIPT_PATH"
-                        | "HERE"
-                        | "DIR"
-                        | "BATS_TEST_DIRNAME"
-                )
-            }));
+            || cue::variable_at(token).is_some_and(|(v, _)| SCRIPT_FOLDER_VARS.contains(&v)));
     let via = expanded.as_deref().unwrap_or(token);
     let relative = via.starts_with("./") || via.starts_with("../") || via == "." || via == "..";
     let (comps, outside) = written_components(via, tree);
@@ -2574,17 +2564,22 @@ fn plugins_own_copy<'b>(
     if !is_distinctive(super::names::stem_of(file)) {
         return Vec::new();
     }
-    let named: Vec<_> = bearers
-        .iter()
-        .filter(|(_, b)| b.rsplit('/').next() == Some(*file))
-        .collect();
-    let [(id, b)] = named.as_slice() else {
+    let Some((id, b)) = sole_bearer_named(bearers, file) else {
         return Vec::new();
     };
     match (plugin_of(m.src, exists), plugin_of(b, exists)) {
-        (Some(own), Some(theirs)) if own == theirs => vec![(*id, *b, kind)],
+        (Some(own), Some(theirs)) if own == theirs => vec![(id, b, kind)],
         _ => Vec::new(),
     }
+}
+
+/// The one bearer whose file name is `file`, if exactly one is.
+fn sole_bearer_named<'b>(bearers: &[(i64, &'b str)], file: &str) -> Option<(i64, &'b str)> {
+    let mut named = bearers
+        .iter()
+        .filter(|(_, b)| b.rsplit('/').next() == Some(file));
+    let one = named.next().copied();
+    named.next().is_none().then_some(one).flatten()
 }
 
 /// A class used by its package's name (`cue::NAMESAKE`: `Agent(…)` after `from strands import
@@ -2748,14 +2743,8 @@ fn installed_copy<'b>(
         }
         _ => None,
     };
-    if let Some(file) = client_kind {
-        let named: Vec<_> = bearers
-            .iter()
-            .filter(|(_, b)| b.rsplit('/').next() == Some(file))
-            .collect();
-        if let [one] = named.as_slice() {
-            return vec![(one.0, one.1, kind)];
-        }
+    if let Some((id, b)) = client_kind.and_then(|file| sole_bearer_named(bearers, file)) {
+        return vec![(id, b, kind)];
     }
     let scored: Vec<(usize, i64, &str)> = bearers
         .iter()
@@ -2899,6 +2888,16 @@ fn written_token<'v>(via: &'v str, name: &str) -> &'v str {
         .map_or(via, |w| w.trim_matches(|c| matches!(c, '"' | '\'' | '`')))
 }
 
+/// A shell script's names for its own folder (a test's, in bats).
+const SCRIPT_FOLDER_VARS: [&str; 6] = [
+    "SCRIPT_DIR",
+    "SCRIPTDIR",
+    "SCRIPT_PATH",
+    "HERE",
+    "DIR",
+    "BATS_TEST_DIRNAME",
+];
+
 /// A path under the client's own variables, as a root-relative path: `$CLAUDE_PROJECT_DIR/x`
 /// is the project's `x`; `${CLAUDE_PLUGIN_ROOT}/x` is `x` in the plugin holding the mentioning
 /// file (the nearest folder above it with `.claude-plugin/plugin.json`, else the root).
@@ -2939,11 +2938,7 @@ fn client_root_path(src: &str, via: &str, exists: &dyn Disk) -> Option<String> {
         // references): the nearest folder above with a SKILL.md.
         "CLAUDE_SKILL_DIR" | "SKILL_DIR" => join_normal(skill_folder(src_dir, exists)?, rest),
         // A script's names for its own folder (a test's, in bats).
-        "SCRIPT_DIR" | "SCRIPTDIR" | "SCRIPT_PATH" | "HERE" | "DIR" | "BATS_TEST_DIRNAME"
-            if shell =>
-        {
-            join_normal(src_dir, rest)
-        }
+        v if shell && SCRIPT_FOLDER_VARS.contains(&v) => join_normal(src_dir, rest),
         // A module's own folder in a template literal (`${import.meta.dir}/x.ts`, Bun's and
         // Node's names, `${__dirname}/x.js`).
         "__dirname" | "import.meta.dir" | "import.meta.dirname"

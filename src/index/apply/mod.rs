@@ -35,7 +35,7 @@ use delta::{indexed_files, mention_sources, without_bearers, NameDelta};
 use resolve::{Bearers, EarlyBuild};
 
 pub(crate) use guard::RebuildGuard;
-pub(crate) use resolve::{tree_of, RootDisk};
+pub(crate) use resolve::{root_is_client, tree_of, RootDisk};
 #[cfg(test)]
 pub(crate) use small::{
     LOOKUPS_PER_FILE, LOOKUPS_PER_FILE_DEFAULT, SMALL_FILES, SMALL_FILES_DEFAULT,

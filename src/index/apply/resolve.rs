@@ -370,15 +370,20 @@ pub(crate) fn file_exists(root: &Path, p: &str) -> OnDisk {
 pub(crate) fn tree_of(root: &Path) -> Tree {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let canon = |p: &Path| std::fs::canonicalize(p).ok();
-    let root_is_client = root.join("settings.json").is_file()
+    Tree {
+        root_is_home: home.is_some_and(|h| canon(&h).is_some() && canon(&h) == canon(root)),
+        root_is_client: root_is_client(root),
+    }
+}
+
+/// Whether the root is a user's client folder kept as a repository (`Tree::root_is_client`):
+/// a few stats, read by the index's fingerprint too.
+pub(crate) fn root_is_client(root: &Path) -> bool {
+    root.join("settings.json").is_file()
         && !root.join(".claude").is_dir()
         && ["agents", "skills", "commands", "hooks"]
             .iter()
-            .any(|d| root.join(d).is_dir());
-    Tree {
-        root_is_home: home.is_some_and(|h| canon(&h).is_some() && canon(&h) == canon(root)),
-        root_is_client,
-    }
+            .any(|d| root.join(d).is_dir())
 }
 
 /// What a full rebuild builds beside writing files and names: bearers by position in the
