@@ -131,8 +131,11 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // folder kept as the repository, a module with its package closing a quoted
         // sentence or standing for all of it (`tqdm.gui.*`) (twenty-fourth); 25: a desktop's
         // duplicate (`x 2.md`) yields to its original, `importlib.import_module("p.m")`
-        // binds its module (twenty-fourth, later).
-        "rules": 25,
+        // binds its module (twenty-fourth, later); 26: an invoked skill names the command of
+        // its name too, an invocation speaks before a path through a folder of its name, a
+        // string of code naming a distinctive file of another language is that file wherever
+        // it is (twenty-fifth).
+        "rules": 26,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

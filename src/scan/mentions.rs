@@ -645,11 +645,15 @@ fn last_folder(matcher: &Matcher, m: &Mention, c: &Cue, dir: &str) -> Option<Str
 /// How much an occurrence says of how its name is used, most first: an import, a written
 /// path or namespace, a cue that it names a thing (`/plan` after "make a plan") or a path to
 /// the folder of that name (the first of them: `~/.claude/sessions/` says nothing of
-/// `/sessions` before it), then a word as written, then a capitalised one.
+/// `/sessions` before it), then a word as written, then a capitalised one. An invocation says
+/// as much as a path: the first of them speaks (`/arch --repos fixtures/arch/ts-only` invokes
+/// `arch`; the path after it leads into a fixture folder named after it).
 fn telling(c: &Cue) -> u8 {
     if c.bits & cue::IMPORT != 0 {
         0
-    } else if c.via.is_some() && c.bits & cue::FOLDER == 0 {
+    } else if c.via.is_some() && c.bits & cue::FOLDER == 0
+        || c.via.is_none() && c.bits & cue::SLASH != 0
+    {
         1
     } else if c.bits & cue::NAMED != 0 || c.via.is_some() {
         2
@@ -3829,6 +3833,19 @@ mod tests {
         let got = found(&["helpers_lib"], text, "a.py");
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].2 & cue::IMPORT != 0, "{got:?}");
+    }
+
+    #[test]
+    fn an_invocation_speaks_before_a_path_through_a_folder_of_its_name() {
+        let text = "\"prompt\": \"/arch-view --repos tests/fixtures/arch-view/ts-only\"\n";
+        let got = found(&["arch-view"], text, "skills/arch-view/evals/evals.json");
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].2 & cue::SLASH != 0 && got[0].3.is_none(), "{got:?}");
+        // A path written first still speaks first.
+        let text = "see tests/fixtures/arch-view/x.md, then run /arch-view\n";
+        let got = found(&["arch-view"], text, "a.md");
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].3.is_some(), "{got:?}");
     }
 
     #[test]

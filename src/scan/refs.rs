@@ -67,6 +67,7 @@ pub enum Decision {
 /// the name (a frontmatter name, a skill's folder), not files sharing a stem (`x.sh` and
 /// `x.ps1`, `x.md` and `x.txt`, of which writers mean one or both). Written as a folder
 /// (`prds-get/` in a drawn tree), the name is the folder, which the skill's SKILL.md defines.
+/// An invocation of a skill also names the command of its name (`invoked_command`).
 pub fn twin(
     src: &str,
     name: &str,
@@ -86,9 +87,33 @@ pub fn twin(
     let mut others = bearers
         .iter()
         .filter(|(id, p)| *id != dst && dir_of(p) == dir && declares(p));
-    let one = others.next()?;
-    // (The variant itself speaking of its skill names the skill: no mention of itself.)
-    (others.next().is_none() && one.1 != src).then_some(one.0)
+    if let Some(one) = others.next() {
+        // (The variant itself speaking of its skill names the skill: no mention of itself.)
+        return (others.next().is_none() && one.1 != src).then_some(one.0);
+    }
+    invoked_command(src, name, cue_bits, path, bearers)
+}
+
+/// The command an invocation (`/x`, `/p:x`) names along with the skill `x` it runs: the
+/// client runs the skill, which takes precedence over a command of its name (`decide`), but
+/// the command file is what the user types the invocation into and what forwards it, so
+/// a change to either is a change to what `/x` does. Only the one command of the skill's unit
+/// (`one_unit`); a bare name is the skill's alone.
+fn invoked_command(
+    src: &str,
+    name: &str,
+    cue_bits: u64,
+    skill: &str,
+    bearers: &[(i64, &str)],
+) -> Option<i64> {
+    if cue_bits & (cue::SLASH | cue::NAMESPACE) == 0 || entity_of(skill, name) != Entity::Skill {
+        return None;
+    }
+    let mut commands = bearers
+        .iter()
+        .filter(|(_, p)| entity_of(p, name) == Entity::Command && one_unit(p, skill));
+    let one = commands.next()?;
+    (commands.next().is_none() && one.1 != src).then_some(one.0)
 }
 
 /// Whether the Markdown file at `path`, bearing the bare `name`, bears it as a name it declares
@@ -669,9 +694,9 @@ pub fn decide_hinted(
             });
         }
     }
-    // Invoked (`/omc-doctor`, `/plugin:omc-doctor`) where one folder keeps a skill and a
+    // Invoked (`/omc-doctor`, `/plugin:omc-doctor`) where one unit keeps a skill and a
     // command of that name: the client runs the skill, which takes precedence over a command of
-    // its name.
+    // its name (and the command is named along with it: `invoked_command`).
     if m.cue & (cue::SLASH | cue::NAMESPACE) != 0 && qualified.len() > 1 {
         let of = |e: Entity| -> Vec<(i64, &str, RefKind)> {
             qualified
@@ -682,9 +707,8 @@ pub fn decide_hinted(
         };
         let (skills, commands) = (of(Entity::Skill), of(Entity::Command));
         if let [skill] = skills.as_slice() {
-            let home = kit_of(skill.1);
             if skills.len() + commands.len() == qualified.len()
-                && commands.iter().all(|c| kit_of(c.1) == home)
+                && commands.iter().all(|c| one_unit(c.1, skill.1))
             {
                 qualified = skills;
             }
@@ -792,6 +816,23 @@ fn is_program_file(path: &str, name: &str) -> bool {
 /// The folder that keeps the `commands/` or `skills/` folder holding `path` (`""` for the
 /// root's, `plugins/p` for a plugin's, `.claude` for a project's): where the client looks
 /// both up together.
+/// Whether a command and a skill are of one unit, whose client folder installs both: one kit
+/// (`plugins/p/commands/` and `plugins/p/skills/`), or the tree outside plugins, skills and
+/// client folders (an installer may map a kit's `core/skills/` and the root's `commands/` into
+/// one client folder). A command a skill keeps (`skills/road/…/commands/resume.md`) is that
+/// skill's; one a project's `.claude/` keeps is that project's.
+fn one_unit(a: &str, b: &str) -> bool {
+    // (By folders alone: `plugins/<p>/`, as `plugin_of` reads them without a manifest.)
+    fn plugin(p: &str) -> Option<&str> {
+        let mut c = p.split('/');
+        c.position(|x| x == "plugins").and_then(|_| c.next())
+    }
+    // (A kit inside a client folder, `repos/app/.claude/`, is that project's, not the tree's.)
+    let loose =
+        |p: &str| kit_of(p).is_some_and(|k| !k.split('/').any(|c| c == "skills" || c == ".claude"));
+    kit_of(a) == kit_of(b) || plugin(a).is_none() && plugin(b).is_none() && loose(a) && loose(b)
+}
+
 fn kit_of(path: &str) -> Option<&str> {
     let comps: Vec<&str> = path.split('/').collect();
     let at = comps
@@ -1108,9 +1149,23 @@ fn bare_kind(
             return None;
         }
         // A string of code holding a file name is a file the code opens or runs, one of its
-        // own tree's (`llm_dir / "anth.py"`) or the root's (`setup.py`); a file under another
-        // top folder is a namesake (a test's `open("asyncio.py", "w")` is no file of IPython's).
-        if cue & cue::LITERAL != 0 && path.contains('/') && common_dirs(m.src, path) == 0 {
+        // own tree's (`llm_dir / "anth.py"`) or the root's (`setup.py`); a file of its own
+        // language under another top folder is a namesake (a test's `open("asyncio.py", "w")`
+        // is no file of IPython's), as is one named by a word or a conventional capitalised
+        // one (`ROADMAP.md`, which every project may keep), or any a test writes (its
+        // fixtures). A distinctive one of another language is what the code runs or reads
+        // (`("smart-ls.sh", …)` in a hook's table of tools, `"midjourney-prompt-syntax.md"`
+        // in a script's list of documents).
+        if cue & cue::LITERAL != 0
+            && path.contains('/')
+            && common_dirs(m.src, path) == 0
+            && (cue::lang_of(m.src, b"") == cue::lang_of(path, b"")
+                || !is_distinctive(super::names::stem_of(base))
+                || super::names::stem_of(base)
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase())
+                || super::resolve::is_test(m.src))
+        {
             return None;
         }
         // A file name with its extension: strong wherever it is written.
@@ -4741,6 +4796,16 @@ mod tests {
             "plugins/b/skills/omc-doctor/SKILL.md",
         ];
         assert!(edge_to(d("README.md", "omc-doctor", cue::SLASH, None, &apart)).is_none());
+        // A kit's skills and the root's commands are installed together; a project's
+        // client folder is that project's.
+        let kit = ["commands/omc-doctor.md", "core/skills/omc-doctor/SKILL.md"];
+        let to = edge_to(d("README.md", "omc-doctor", cue::SLASH, None, &kit)).map(|e| e.0);
+        assert_eq!(to, Some(2));
+        let project = [
+            "repos/app/.claude/commands/omc-doctor.md",
+            "user/skills/omc-doctor/SKILL.md",
+        ];
+        assert!(edge_to(d("README.md", "omc-doctor", cue::SLASH, None, &project)).is_none());
         assert_eq!(kit_of("plugins/a/commands/x.md"), Some("plugins/a"));
         assert_eq!(kit_of("skills/x/SKILL.md"), Some(""));
         assert_eq!(kit_of("docs/x.md"), None);
@@ -4973,6 +5038,24 @@ mod tests {
         assert!(edge_to(d("test/t.py", "setup.py", lit, None, &["setup.py"])).is_some());
         let comment = cue::SOURCE;
         assert!(edge_to(d("test/t.py", "asyncio.py", comment, None, &far)).is_some());
+        // A distinctive file of another language is what the code runs or reads, wherever
+        // it is; not a word's, a conventional capitalised one's, nor one a test writes.
+        let tool = ["scripts/smart/smart-ls.sh"];
+        assert!(edge_to(d("hooks/config.py", "smart-ls.sh", lit, None, &tool)).is_some());
+        assert_eq!(
+            d("hooks/tests/t.py", "smart-ls.sh", lit, None, &tool),
+            Decision::Weak
+        );
+        let word = ["rules/architecture.md"];
+        assert_eq!(
+            d("scripts/init.sh", "architecture.md", lit, None, &word),
+            Decision::Weak
+        );
+        let caps = ["docs/features/ROADMAP.md"];
+        assert_eq!(
+            d("user/scripts/state.py", "ROADMAP.md", lit, None, &caps),
+            Decision::Weak
+        );
     }
 
     #[test]
@@ -5079,6 +5162,34 @@ mod tests {
             (3, "skills/x/SKILL.b.md"),
         ];
         assert_eq!(twin("a.md", "x", 0, 1, &three), None);
+    }
+
+    #[test]
+    fn an_invoked_skill_names_the_command_of_its_name_in_its_unit() {
+        let b = [
+            (1, "skills/arch/SKILL.md"),
+            (2, "commands/arch.md"),
+            (3, "plugins/p/commands/arch.md"),
+        ];
+        assert_eq!(twin("docs/a.md", "arch", cue::SLASH, 1, &b), Some(2));
+        assert_eq!(twin("docs/a.md", "arch", cue::NAMESPACE, 1, &b), Some(2));
+        // The bare name is the skill's alone; the command speaking of itself names no twin.
+        assert_eq!(twin("docs/a.md", "arch", 0, 1, &b), None);
+        assert_eq!(twin("commands/arch.md", "arch", cue::SLASH, 1, &b), None);
+        // A kit's skills beside the root's commands (an installer maps both into one client
+        // folder); not a project's client folder, nor another plugin.
+        let kit = [(1, "core/skills/arch/SKILL.md"), (2, "commands/arch.md")];
+        assert_eq!(twin("README.md", "arch", cue::SLASH, 1, &kit), Some(2));
+        let project = [
+            (1, "user/skills/arch/SKILL.md"),
+            (2, "repos/app/.claude/commands/arch.md"),
+        ];
+        assert_eq!(twin("README.md", "arch", cue::SLASH, 1, &project), None);
+        let plugin = [
+            (1, "plugins/q/skills/arch/SKILL.md"),
+            (3, "plugins/p/commands/arch.md"),
+        ];
+        assert_eq!(twin("README.md", "arch", cue::SLASH, 1, &plugin), None);
     }
 
     #[test]

@@ -534,3 +534,93 @@ fn in_a_users_client_folder_the_projects_claude_md_is_another_projects() {
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(project, edges(&p));
 }
+
+#[test]
+fn an_invocation_names_the_skill_and_the_command_that_forwards_to_it() {
+    let p = Project::empty();
+    p.write(
+        "skills/arch-view/SKILL.md",
+        "---\nname: arch-view\n---\nUser invokes `/arch-view`.\n",
+    );
+    p.write("commands/arch-view.md", "Invoke the arch-view skill.\n");
+    p.write(
+        "skills/arch-view/evals/evals.json",
+        "{\"prompt\": \"/arch-view --repos tests/fixtures/arch-view/ts-only\"}\n",
+    );
+    p.write(
+        "docs/guide.md",
+        "Run `/arch-view` first.\nThe arch-view skill draws the map.\n",
+    );
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"skills/**\", \"commands/**\", \"docs/**\"]\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let edges = rows(
+        &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+        &["src", "dst", "line"],
+    );
+    let has = |src: &str, dst: &str, line: &str| {
+        edges.contains(&vec![src.to_string(), dst.to_string(), line.to_string()])
+    };
+    // The invocation runs the skill (which takes precedence) and is typed as the command.
+    assert!(
+        has("docs/guide.md", "skills/arch-view/SKILL.md", "1"),
+        "{edges:?}"
+    );
+    assert!(
+        has("docs/guide.md", "commands/arch-view.md", "1"),
+        "{edges:?}"
+    );
+    // The bare name is the skill's alone.
+    assert!(
+        has("docs/guide.md", "skills/arch-view/SKILL.md", "2"),
+        "{edges:?}"
+    );
+    assert!(
+        !has("docs/guide.md", "commands/arch-view.md", "2"),
+        "{edges:?}"
+    );
+    // An invocation before a path through a fixture folder of its name speaks for the line.
+    let evals = "skills/arch-view/evals/evals.json";
+    assert!(has(evals, "commands/arch-view.md", "1"), "{edges:?}");
+}
+
+#[test]
+fn a_string_of_code_naming_a_distinctive_script_of_another_language_is_that_script() {
+    let p = Project::empty();
+    p.write("scripts/smart/smart-ls.sh", "#!/bin/sh\neza \"$@\"\n");
+    p.write("rules/architecture.md", "# Architecture\n");
+    p.write(
+        "hooks/config.py",
+        "TOOLS = {\n    r\"^ls\": (\"smart-ls.sh\", \"uses eza\"),\n}\nRULES = [\"architecture.md\"]\n",
+    );
+    p.write(
+        "hooks/tests/test_config.py",
+        "def test_x(tmp):\n    (tmp / \"smart-ls.sh\").write_text(\"\")\n",
+    );
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"scripts/**\", \"rules/**\", \"hooks/**\"]\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let edges = rows(
+        &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+        &["src", "dst", "line"],
+    );
+    let row =
+        |src: &str, dst: &str, line: &str| vec![src.to_string(), dst.to_string(), line.to_string()];
+    assert!(
+        edges.contains(&row("hooks/config.py", "scripts/smart/smart-ls.sh", "2")),
+        "{edges:?}"
+    );
+    // A word's file name far away, and a test's fixture, are namesakes.
+    assert!(
+        !edges.contains(&row("hooks/config.py", "rules/architecture.md", "4")),
+        "{edges:?}"
+    );
+    assert!(
+        !edges.iter().any(|r| r[0] == "hooks/tests/test_config.py"),
+        "{edges:?}"
+    );
+}
