@@ -134,8 +134,9 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // binds its module (twenty-fourth, later); 26: an invoked skill names the command of
         // its name too, an invocation speaks before a path through a folder of its name, a
         // string of code naming a distinctive file of another language is that file wherever
-        // it is (twenty-fifth).
-        "rules": 26,
+        // it is (twenty-fifth); 27: outside plugins, a bare name of a thing the tree keeps on
+        // its own and in a plugin is its own copy (twenty-fifth, later).
+        "rules": 27,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

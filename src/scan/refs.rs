@@ -684,6 +684,28 @@ pub fn decide_hinted(
             entity_on_disk(p, m.name, exists) != Entity::Other
         });
     }
+    // Written outside any plugin, a bare name of an agent, a skill or a command the tree keeps
+    // both on its own and in a plugin (`project/.claude/agents/x.md`, `plugin/agents/x.md`
+    // bundled for the marketplace) is the tree's own: the plugin's copy is installed with the
+    // plugin, for others. (A path, a key or a namespace says otherwise; a file name borne in
+    // many folders, `RESEARCH.md`, stays a tie; a folder of the writer's or a URL that names
+    // one copy's says which: `by_folder`.)
+    if m.via.is_none()
+        && m.cue & cue::KEY == 0
+        && qualified.len() > 1
+        && !m.name.contains('.')
+        && qualified
+            .iter()
+            .all(|q| entity_on_disk(q.1, m.name, exists) != Entity::Other)
+        && plugin_of(m.src, exists).is_none()
+        && by_folder(m, &qualified).is_none()
+        // (A line naming a copy's plugin, by a link into it, means that one or says nothing.)
+        && !qualified.iter().any(|q| {
+            plugin_of(q.1, exists).is_some_and(|pl| m.text.contains(plugin_name(pl)))
+        })
+    {
+        narrow(&mut qualified, |p| plugin_of(p, exists).is_none());
+    }
     // A namespace names the plugin (`sdd:business-analyst`): among things of the name, the one
     // that plugin keeps, not a copy the repository keeps elsewhere (`agents/business-analyst.md`
     // synced for another client).
@@ -4215,6 +4237,28 @@ mod tests {
     }
 
     #[test]
+    fn outside_plugins_a_thing_the_tree_keeps_on_its_own_is_its_own_copy() {
+        let b = [
+            "project/.claude/agents/test-strategist.md",
+            "plugins/kit/agents/test-strategist.md",
+        ];
+        let to = |src: &str, bits: u64, via: Option<&str>| {
+            edge_to(d(src, "test-strategist", bits, via, &b)).map(|e| e.0)
+        };
+        assert_eq!(to("docs/audit.md", 0, None), Some(1));
+        assert_eq!(to("docs/audit.md", cue::CODE, None), Some(1));
+        // A namespace names the plugin's; inside the plugin its own is nearest.
+        assert_eq!(to("docs/audit.md", cue::NAMESPACE, Some("kit:")), Some(2));
+        assert_eq!(to("plugins/kit/README.md", 0, None), Some(2));
+        // A file name borne in many folders stays a tie.
+        let f = ["specs/a/RESEARCH.md", "plugins/kit/specs/RESEARCH.md"];
+        assert_eq!(
+            d("docs/b/SPEC.md", "RESEARCH.md", 0, None, &f),
+            Decision::Tie
+        );
+    }
+
+    #[test]
     fn plugins_are_boundaries_for_bare_names() {
         // (A compound agent name crosses in prose: `a_cued_name_of_a_unique_agent_…`.)
         let s = ["plugins/a/skills/data-pipeline/SKILL.md"];
@@ -4752,8 +4796,9 @@ mod tests {
         let ns = cue::NAMESPACE | cue::CODE;
         let to = edge_to(d(src, "business-analyst", ns, Some("sdd:"), &b)).map(|e| e.0);
         assert_eq!(to, Some(2));
-        // Bare, the two still tie.
-        assert!(edge_to(d(src, "business-analyst", cue::CODE, None, &b)).is_none());
+        // Bare, outside the plugin, the tree's own copy.
+        let to = edge_to(d(src, "business-analyst", cue::CODE, None, &b)).map(|e| e.0);
+        assert_eq!(to, Some(1));
     }
 
     #[test]
@@ -4930,10 +4975,11 @@ mod tests {
         let url =
             "- [/root-cause-tracing](https://docs.example/cek/plugins/kaizen/root-cause-tracing)";
         assert_eq!(to("README.md", url), Some(1));
-        // Nothing says which: still a tie. A conventional folder (`plugins`) says nothing, nor
-        // does a relative link's folder (it leads to its own file).
-        assert_eq!(to("docs/guide.md", "`/root-cause-tracing`"), None);
-        assert_eq!(to("guides/plugins/x.md", "`/root-cause-tracing`"), None);
+        // Nothing says which: the tree's own copy, outside the plugin. A conventional folder
+        // (`plugins`) says nothing; a relative link into the plugin leads to its own file,
+        // but no longer to the tree's.
+        assert_eq!(to("docs/guide.md", "`/root-cause-tracing`"), Some(2));
+        assert_eq!(to("guides/plugins/x.md", "`/root-cause-tracing`"), Some(2));
         assert_eq!(
             to(
                 "docs/a.md",
