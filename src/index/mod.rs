@@ -135,8 +135,10 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // its name too, an invocation speaks before a path through a folder of its name, a
         // string of code naming a distinctive file of another language is that file wherever
         // it is (twenty-fifth); 27: outside plugins, a bare name of a thing the tree keeps on
-        // its own and in a plugin is its own copy (twenty-fifth, later).
-        "rules": 27,
+        // its own and in a plugin is its own copy (twenty-fifth, later); 28: a verb's -ing
+        // form is as common as the verb, a skill's plain name is not its own from a skill kept
+        // inside it, a document's phrase name (`go-to-market`) outside its skill is the phrase.
+        "rules": 28,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

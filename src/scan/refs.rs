@@ -293,7 +293,22 @@ pub fn is_common_word(word: &str) -> bool {
     if w.strip_suffix(b"es").is_some_and(known) {
         return true;
     }
-    w.strip_suffix(b"s").is_some_and(known)
+    if w.strip_suffix(b"s").is_some_and(known) {
+        return true;
+    }
+    // A verb's -ing form is as common as the verb or its doer, which the list may hold alone
+    // (`messaging` for message, `storytelling` for storyteller).
+    match w.strip_suffix(b"ing") {
+        Some(s) if s.len() >= 3 => {
+            let n = s.len();
+            let mut x = [0u8; 48];
+            x[..n].copy_from_slice(s);
+            x[n] = b'e';
+            x[n + 1] = b'r';
+            known(s) || known(&x[..=n]) || known(&x[..n + 2])
+        }
+        _ => false,
+    }
 }
 
 /// Below this many characters a word without a separator is no distinctive name (`os`, `qa`,
@@ -1286,7 +1301,11 @@ fn bare_kind(
     }
     // Inside a skill's own folder its name means the skill.
     // (By its folder's name: the rule `never_an_edge` relies on to drop plain words.)
-    let own_folder = folder_named(path, m.name) && inside_folder_of(m.src, path);
+    // Not from a skill kept inside it (a shelf's `storytelling/storytelling-with-data/`): its
+    // files are that skill's, whose words are its own.
+    let own_folder = folder_named(path, m.name)
+        && inside_folder_of(m.src, path)
+        && !in_nested_skill(m.src, dir_of(path), disk);
     let ok = match entity {
         // A role noun after another's is that one's ("your planner", "its own observer"), not
         // the agent; "the planner", "each implementer" and a bare "planner" are.
@@ -1346,7 +1365,7 @@ fn bare_kind(
             distinctive
                 && (cue & cue::SOURCE == 0
                     && (named
-                        || is_compound(m.name)
+                        || is_compound(m.name) && !others_phrase(m, path, disk)
                         || is_code_id(m.name)
                         || is_output_style(path) && cue & cue::STYLE != 0)
                     || cue & cue::SOURCE != 0
@@ -1368,6 +1387,52 @@ fn bare_kind(
         }
     };
     ok.then_some(RefKind::Name)
+}
+
+/// Whether a bare compound name of a document is, outside the skill that keeps it, an English
+/// phrase: common words joined by a preposition, a conjunction or an article
+/// (`go-to-market.md` in a skill's `references/`, "our go-to-market motion" in another
+/// skill's; `chain-of-thought`). Inside its skill it is that document ("Also add
+/// defense-in-depth"). A coined name of common words (`scenario-checks`) is a name anywhere,
+/// as is a script's (`collect-state.sh`).
+fn others_phrase(m: &Mention<'_>, path: &str, disk: &dyn Disk) -> bool {
+    const JOINERS: [&str; 16] = [
+        "to", "of", "in", "on", "by", "for", "with", "and", "or", "the", "a", "an", "at", "from",
+        "into", "over",
+    ];
+    let words: Vec<&str> = m.name.split('-').collect();
+    // (Hyphens join a phrase's words; an underscore makes an identifier, `session_time`.)
+    let phrase = words.len() >= 3
+        && !m.name.contains('_')
+        && words[1..words.len() - 1]
+            .iter()
+            .any(|w| JOINERS.contains(&w.to_ascii_lowercase().as_str()))
+        && words.iter().all(|w| is_common_word(w));
+    if !phrase || cue::lang_of(path, b"").is_some() {
+        return false;
+    }
+    // The skill keeping the document: the nearest folder above it with a SKILL.md.
+    let mut d = dir_of(path);
+    while !d.is_empty() {
+        if disk.at(&format!("{d}/SKILL.md")) == OnDisk::File {
+            return !is_within(m.src, d);
+        }
+        d = dir_of(d);
+    }
+    false
+}
+
+/// Whether `src` lies in a skill's folder below `skill_dir`: a folder between them holds a
+/// `SKILL.md` of its own.
+fn in_nested_skill(src: &str, skill_dir: &str, disk: &dyn Disk) -> bool {
+    let mut d = dir_of(src);
+    while d.len() > skill_dir.len() && d.starts_with(skill_dir) {
+        if disk.at(&format!("{d}/SKILL.md")) == OnDisk::File {
+            return true;
+        }
+        d = dir_of(d);
+    }
+    false
 }
 
 /// Whether a bare mention names an agent of another plugin, as agents of a collection name
@@ -3527,9 +3592,44 @@ mod tests {
         // An identifier of capitals and digits, however short; not a word with a digit.
         assert!(is_distinctive("US4") && is_distinctive("T01") && is_distinctive("ADR12"));
         assert!(!is_distinctive("v2") && !is_distinctive("md5") && !is_distinctive("API"));
+        // A verb's -ing form is as common as its verb or its doer.
+        assert!(is_common_word("messaging") && is_common_word("storytelling"));
+        assert!(!is_common_word("paypaling") && !is_distinctive("scrolling"));
         let story = ["plans/028/tasks/US4.md", "plans/029/tasks/US4.md"];
         let got = d("plans/028/tasks/index.md", "US4", 0, None, &story);
         assert_eq!(edge_to(got).map(|e| e.0), Some(1), "the plan's own story");
+    }
+
+    #[test]
+    fn a_skills_plain_name_inside_it_is_not_from_a_skill_kept_within() {
+        let shelf = ["skills/shelves/storytelling/SKILL.md"];
+        let nested = ["skills/shelves/storytelling/with-data/SKILL.md"];
+        let own = "skills/shelves/storytelling/notes.md";
+        assert!(edge_to(d_with(own, "storytelling", 0, None, &shelf, &nested)).is_some());
+        let inner = "skills/shelves/storytelling/with-data/guide.md";
+        assert_eq!(
+            d_with(inner, "storytelling", 0, None, &shelf, &nested),
+            Decision::Weak
+        );
+    }
+
+    #[test]
+    fn a_documents_phrase_name_outside_its_skill_is_the_phrase() {
+        let doc = ["skills/chasm/references/go-to-market.md"];
+        let skill = ["skills/chasm/SKILL.md"];
+        let other = "skills/sticky/references/curse.md";
+        assert_eq!(
+            d_with(other, "go-to-market", 0, None, &doc, &skill),
+            Decision::Weak
+        );
+        // Inside its skill, with a cue, or as a coined name or a script's, it is the file.
+        let own = "skills/chasm/SKILL.md";
+        assert!(edge_to(d_with(own, "go-to-market", 0, None, &doc, &skill)).is_some());
+        assert!(edge_to(d_with(other, "go-to-market", cue::CODE, None, &doc, &skill)).is_some());
+        let coined = ["skills/chasm/references/scenario-checks.md"];
+        assert!(edge_to(d_with(other, "scenario-checks", 0, None, &coined, &skill)).is_some());
+        let script = ["skills/chasm/scripts/state-of-play.sh"];
+        assert!(edge_to(d_with(other, "state-of-play", 0, None, &script, &skill)).is_some());
     }
 
     #[test]
