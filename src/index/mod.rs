@@ -137,8 +137,10 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // it is (twenty-fifth); 27: outside plugins, a bare name of a thing the tree keeps on
         // its own and in a plugin is its own copy (twenty-fifth, later); 28: a verb's -ing
         // form is as common as the verb, a skill's plain name is not its own from a skill kept
-        // inside it, a document's phrase name (`go-to-market`) outside its skill is the phrase.
-        "rules": 28,
+        // inside it, a document's phrase name (`go-to-market`) outside its skill is the phrase;
+        // 29: a compound name in title case (`Security-Auditor`) is found in lower case, an
+        // agent's, skill's or command's only (twenty-fifth, later).
+        "rules": 29,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

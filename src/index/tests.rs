@@ -83,6 +83,8 @@ const PATHS: &[&str] = &[
     ".claude/agents/alpha.md",
     // A desktop's duplicate of an agent, which yields to it.
     ".claude/agents/alpha 2.md",
+    // An agent named in title case, written in lower case elsewhere.
+    ".claude/agents/Code-Judge.md",
     ".claude/agents/implementer.md",
     ".claude/agents/infra-implementer.md",
     ".claude/hooks/guard.sh",
@@ -197,6 +199,7 @@ const WORDS: &[&str] = &[
     // A path's brace alternatives, a drawing under a root that is no folder.
     "`.claude/agents/{alpha,implementer}.md`",
     "\nmy-kit/\n├── .claude/\n│   └── settings.json\n",
+    "\nask the code-judge agent",
     "\nReview and gamma-x",
     "\nImplementer, zeta-agent",
     // A drawn tree, a unit's own folder, a folder namespace, a data key, Python module strings

@@ -150,6 +150,11 @@ pub const TAIL: u64 = 1 << 40;
 /// is of the writer's own folder under another name, and the entry leads from there.
 pub const DRAWN: u64 = 1 << 41;
 
+/// Written in lower case, a name borne in title case (`security-auditor` for an agent
+/// `Security-Auditor`): how the client's things are written and invoked; a document's title
+/// (`Aima-Tower.md`, notes on a project) is not named by the project's lower-case identifier.
+pub const LOWERED: u64 = 1 << 42;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
 

@@ -35,11 +35,26 @@ const DFA_MAX_TAILS: usize = 12_000;
 /// capitalised word may name bare. (A list head, `Brainstorming and x-y`, is found by
 /// `scan::mentions` itself.)
 ///
+/// A compound name in title case (`Security-Auditor`) is found in lower case.
+///
 /// A compound role noun (`meta-agent`, `bug-hunter`) is found in title case (`Meta-Agent`),
 /// as titles and persona lists write an agent, and capitalised at a sentence's start
 /// (`Bug-hunter, verifier and pr-creator are …`): no sentence starts a word of its own so.
 pub fn capitalised(name: &str) -> Vec<String> {
     let b = name.as_bytes();
+    // A compound name written in title case (`Security-Auditor`, an agent's file and
+    // frontmatter name) is found as other files write it, in lower case
+    // (`subagent_type="security-auditor"`).
+    let title_word = |w: &str| {
+        let wb = w.as_bytes();
+        wb.first().is_some_and(u8::is_ascii_uppercase)
+            && wb[1..]
+                .iter()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    };
+    if name.contains('-') && name.split('-').all(title_word) {
+        return vec![name.to_ascii_lowercase()];
+    }
     let first_up = |n: &str| {
         let mut c = n.to_string();
         c[..1].make_ascii_uppercase();

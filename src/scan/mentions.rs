@@ -91,6 +91,9 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     // A compound in title case (`Meta-Agent`) is the name dressed for a title, not a word.
     for (m, c) in out.iter_mut() {
         let written_lower = matcher.name(m.name).as_bytes()[0].is_ascii_lowercase();
+        if !written_lower && bytes[m.start].is_ascii_lowercase() {
+            c.bits |= cue::LOWERED;
+        }
         if written_lower
             && bytes[m.start].is_ascii_uppercase()
             && !bytes[m.start..m.end].contains(&b'-')
@@ -651,6 +654,9 @@ fn last_folder(matcher: &Matcher, m: &Mention, c: &Cue, dir: &str) -> Option<Str
 fn telling(c: &Cue) -> u8 {
     if c.bits & cue::IMPORT != 0 {
         0
+    } else if c.bits & cue::LOWERED != 0 {
+        // (A title-case name as written speaks before its lower-case form.)
+        4
     } else if c.via.is_some() && c.bits & cue::FOLDER == 0
         || c.via.is_none() && c.bits & cue::SLASH != 0
     {
@@ -2981,6 +2987,27 @@ pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
                     .any(|c| c == w)
             {
                 out.push(lower);
+                continue;
+            }
+            // `security-auditor`: the form the matcher finds of `Security-Auditor`.
+            if word.contains(&b'-') && w == lower {
+                let title: String = w
+                    .split('-')
+                    .map(|p| {
+                        let mut t = p.to_string();
+                        if let Some(f) = t.get_mut(..1) {
+                            f.make_ascii_uppercase();
+                        }
+                        t
+                    })
+                    .collect::<Vec<_>>()
+                    .join("-");
+                if crate::scan::matcher::capitalised(&title)
+                    .iter()
+                    .any(|c| c == w)
+                {
+                    out.push(title);
+                }
                 continue;
             }
             if !capitalised(word) {

@@ -635,7 +635,7 @@ pub fn decide_hinted(
             if idx.bears(m.src) {
                 return Decision::Tie;
             }
-            if m.cue & (cue::CODE_FILE | cue::SOURCE) != 0
+            if m.cue & (cue::CODE_FILE | cue::SOURCE | cue::LOWERED) != 0
                 || !is_distinctive(m.name)
                 || m.cue & cue::CAPITAL != 0 && m.cue & cue::NAMED == 0
             {
@@ -1303,6 +1303,10 @@ fn bare_kind(
     // (By its folder's name: the rule `never_an_edge` relies on to drop plain words.)
     // Not from a skill kept inside it (a shelf's `storytelling/storytelling-with-data/`): its
     // files are that skill's, whose words are its own.
+    // A title-case name written in lower case is a thing the client invokes, not a document.
+    if cue & cue::LOWERED != 0 && entity == Entity::Other {
+        return None;
+    }
     let own_folder = folder_named(path, m.name)
         && inside_folder_of(m.src, path)
         && !in_nested_skill(m.src, dir_of(path), disk);
@@ -3614,6 +3618,20 @@ mod tests {
             d_with(inner, "storytelling", 0, None, &shelf, &nested),
             Decision::Weak
         );
+    }
+
+    #[test]
+    fn a_title_case_name_written_in_lower_case_is_an_agents_not_a_documents() {
+        let lowered = cue::LOWERED;
+        let agent = ["agents/Security-Auditor.md"];
+        let to = edge_to(d("docs/a.md", "Security-Auditor", lowered, None, &agent));
+        assert!(to.is_some());
+        let doc = ["notes/Aima-Tower.md"];
+        assert_eq!(
+            d("docs/a.md", "Aima-Tower", lowered | cue::CODE, None, &doc),
+            Decision::Weak
+        );
+        assert!(edge_to(d("docs/a.md", "Aima-Tower", 0, None, &doc)).is_some());
     }
 
     #[test]

@@ -624,3 +624,58 @@ fn a_string_of_code_naming_a_distinctive_script_of_another_language_is_that_scri
         "{edges:?}"
     );
 }
+
+#[test]
+fn an_agent_named_in_title_case_is_written_in_lower_case_elsewhere() {
+    let p = Project::empty();
+    p.write(
+        "agents/Security-Auditor.md",
+        "---\nname: Security-Auditor\ndescription: audits\n---\n# Security-Auditor\n",
+    );
+    p.write(
+        "notes/Aima-Tower.md",
+        "# Aima-Tower\nNotes on the tower project.\n",
+    );
+    p.write(
+        "docs/guide.md",
+        "Run the security-auditor agent.\nThe compose project is `aima-tower`.\n",
+    );
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"agents/**\", \"notes/**\", \"docs/**\"]\n",
+    );
+    let edges = |p: &Project| {
+        rows(
+            &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+            &["src", "dst", "line"],
+        )
+    };
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edges(&p);
+    let row = |dst: &str, line: &str| {
+        vec![
+            "docs/guide.md".to_string(),
+            dst.to_string(),
+            line.to_string(),
+        ]
+    };
+    assert!(
+        full.contains(&row("agents/Security-Auditor.md", "1")),
+        "{full:?}"
+    );
+    // A document's title-case stem is not named by a lower-case identifier.
+    assert!(!full.contains(&row("notes/Aima-Tower.md", "2")), "{full:?}");
+    // An edit refreshed alone (the small pass) finds the lower-case form as a full run does.
+    p.write(
+        "docs/guide.md",
+        "First line.\nRun the security-auditor agent.\nThe compose project is `aima-tower`.\n",
+    );
+    p.src().args(["index"]).assert().success();
+    let incremental = edges(&p);
+    assert!(
+        incremental.contains(&row("agents/Security-Auditor.md", "2")),
+        "{incremental:?}"
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edges(&p));
+}

@@ -232,3 +232,15 @@ fn a_conventional_file_name_is_found_alone_or_after_relative_steps_only() {
         assert!(spans(t).is_empty(), "{t}");
     }
 }
+
+#[test]
+fn a_compound_name_in_title_case_is_found_in_lower_case() {
+    let n = ["Security-Auditor", "Builder", "Doc-writer"];
+    assert_eq!(
+        one(&n, "subagent_type=\"security-auditor\""),
+        vec!["Security-Auditor"]
+    );
+    assert_eq!(one(&n, "the Security-Auditor"), vec!["Security-Auditor"]);
+    // One word, or a name not in title case, keeps its own case.
+    assert!(one(&n, "builder doc-writer SECURITY-AUDITOR").is_empty());
+}
