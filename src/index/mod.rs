@@ -139,8 +139,9 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // form is as common as the verb, a skill's plain name is not its own from a skill kept
         // inside it, a document's phrase name (`go-to-market`) outside its skill is the phrase;
         // 29: a compound name in title case (`Security-Auditor`) is found in lower case, an
-        // agent's, skill's or command's only (twenty-fifth, later).
-        "rules": 29,
+        // agent's, skill's or command's only (twenty-fifth, later); 30: `/x page` is a web
+        // app's page, no invocation.
+        "rules": 30,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

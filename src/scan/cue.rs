@@ -792,7 +792,7 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
                 format!("{folder}{path}")
             });
             a = ts;
-        } else if lead_slash_only && http_method_before(line, ts) {
+        } else if lead_slash_only && (http_method_before(line, ts) || page_after(line, e)) {
             // `GET /projects`, `POST /emails`: a route of a web API, part of a URL.
             cue.bits |= URL;
             return cue;
@@ -1305,6 +1305,23 @@ pub(crate) fn in_comment_or_string(line: &[u8], s: usize, e: usize, lang: Lang) 
 pub(crate) enum Prose {
     Comment,
     String,
+}
+
+/// Whether the word after `line[..e]` (a closing code span's backtick skipped) says it is a
+/// web app's page (`/privacy page`, `` `/login` endpoint ``): a path of a URL. ("Route" is
+/// not: a command is a route through a pipeline, and `/msbuild` routes work.)
+fn page_after(line: &[u8], e: usize) -> bool {
+    const PAGES: [&[u8]; 5] = [b"page", b"pages", b"endpoint", b"endpoints", b"screen"];
+    let rest = &line[e.min(line.len())..];
+    let rest = rest.strip_prefix(b"`").unwrap_or(rest);
+    let Some(rest) = rest.strip_prefix(b" ") else {
+        return false;
+    };
+    PAGES.iter().any(|p| {
+        rest.len() >= p.len()
+            && rest[..p.len()].eq_ignore_ascii_case(p)
+            && rest.get(p.len()).is_none_or(|b| !is_word_byte(*b))
+    })
 }
 
 /// Whether an HTTP method and one space come right before `ts` (`GET /projects`): a route.
@@ -3214,6 +3231,8 @@ app.all('/x/:id{/:op}', tally)\n";
             "`GET /projects`",
             "| **Single** (`POST /emails`) |",
             "DELETE /projects",
+            "- Missing /projects page",
+            "the `/projects` endpoint",
         ] {
             let name = line.rsplit('/').next().unwrap_or(line);
             let name: String = name
@@ -3224,6 +3243,11 @@ app.all('/x/:id{/:op}', tally)\n";
             assert!(has(&c, URL) && !has(&c, SLASH), "{line}");
         }
         assert!(has(&cue("run /projects now", "projects", "a.md"), SLASH));
+        // A command is a route through a pipeline: "route" says nothing.
+        assert!(has(
+            &cue("the `/projects` route", "projects", "a.md"),
+            SLASH
+        ));
         // Not a sentence before an invocation, nor a word's apostrophe.
         for line in [
             "\"Voorkomt dat naar /game-build\"",
