@@ -850,26 +850,24 @@ fn is_program_file(path: &str, name: &str) -> bool {
             ))
 }
 
-/// The folder that keeps the `commands/` or `skills/` folder holding `path` (`""` for the
-/// root's, `plugins/p` for a plugin's, `.claude` for a project's): where the client looks
-/// both up together.
 /// Whether a command and a skill are of one unit, whose client folder installs both: one kit
 /// (`plugins/p/commands/` and `plugins/p/skills/`), or the tree outside plugins, skills and
 /// client folders (an installer may map a kit's `core/skills/` and the root's `commands/` into
 /// one client folder). A command a skill keeps (`skills/road/…/commands/resume.md`) is that
 /// skill's; one a project's `.claude/` keeps is that project's.
 fn one_unit(a: &str, b: &str) -> bool {
-    // (By folders alone: `plugins/<p>/`, as `plugin_of` reads them without a manifest.)
-    fn plugin(p: &str) -> Option<&str> {
-        let mut c = p.split('/');
-        c.position(|x| x == "plugins").and_then(|_| c.next())
-    }
+    // (By folders alone, `plugins/<p>/`: `plugin_of` with no manifest on a bare probe.)
+    let no_manifest = |_: &str| OnDisk::Missing;
+    let outside = |p: &str| plugin_of(p, &no_manifest).is_none();
     // (A kit inside a client folder, `repos/app/.claude/`, is that project's, not the tree's.)
     let loose =
         |p: &str| kit_of(p).is_some_and(|k| !k.split('/').any(|c| c == "skills" || c == ".claude"));
-    kit_of(a) == kit_of(b) || plugin(a).is_none() && plugin(b).is_none() && loose(a) && loose(b)
+    kit_of(a) == kit_of(b) || outside(a) && outside(b) && loose(a) && loose(b)
 }
 
+/// The folder that keeps the `commands/` or `skills/` folder holding `path` (`""` for the
+/// root's, `plugins/p` for a plugin's, `.claude` for a project's): where the client looks
+/// both up together.
 fn kit_of(path: &str) -> Option<&str> {
     let comps: Vec<&str> = path.split('/').collect();
     let at = comps
@@ -1197,10 +1195,10 @@ fn bare_kind(
             && path.contains('/')
             && common_dirs(m.src, path) == 0
             && (cue::lang_of(m.src, b"") == cue::lang_of(path, b"")
-                || !is_distinctive(super::names::stem_of(base))
-                || super::names::stem_of(base)
-                    .bytes()
-                    .all(|b| b.is_ascii_uppercase())
+                || {
+                    let stem = super::names::stem_of(base);
+                    !is_distinctive(stem) || stem.bytes().all(|b| b.is_ascii_uppercase())
+                }
                 || super::resolve::is_test(m.src))
         {
             return None;
@@ -1419,27 +1417,13 @@ fn others_phrase(m: &Mention<'_>, path: &str, disk: &dyn Disk) -> bool {
         return false;
     }
     // The skill keeping the document: the nearest folder above it with a SKILL.md.
-    let mut d = dir_of(path);
-    while !d.is_empty() {
-        if disk.at(&format!("{d}/SKILL.md")) == OnDisk::File {
-            return !is_within(m.src, d);
-        }
-        d = dir_of(d);
-    }
-    false
+    skill_folder(dir_of(path), disk).is_some_and(|d| !d.is_empty() && !is_within(m.src, d))
 }
 
-/// Whether `src` lies in a skill's folder below `skill_dir`: a folder between them holds a
-/// `SKILL.md` of its own.
+/// Whether `src`, inside the skill folder `skill_dir`, lies in a skill's folder below it: the
+/// nearest folder with a `SKILL.md` above `src` is deeper.
 fn in_nested_skill(src: &str, skill_dir: &str, disk: &dyn Disk) -> bool {
-    let mut d = dir_of(src);
-    while d.len() > skill_dir.len() && d.starts_with(skill_dir) {
-        if disk.at(&format!("{d}/SKILL.md")) == OnDisk::File {
-            return true;
-        }
-        d = dir_of(d);
-    }
-    false
+    skill_folder(dir_of(src), disk).is_some_and(|d| d.len() > skill_dir.len())
 }
 
 /// Whether a bare mention names an agent of another plugin, as agents of a collection name
