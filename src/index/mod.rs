@@ -140,8 +140,10 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // inside it, a document's phrase name (`go-to-market`) outside its skill is the phrase;
         // 29: a compound name in title case (`Security-Auditor`) is found in lower case, an
         // agent's, skill's or command's only (twenty-fifth, later); 30: `/x page` is a web
-        // app's page, no invocation.
-        "rules": 30,
+        // app's page, no invocation; 31: an invoked skill's argument is the file the skill
+        // keeps of that name (`/chronicle stale`), a program of a name speaks of itself by it,
+        // a skill's own tests name its SKILL.md (twenty-sixth).
+        "rules": 31,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -155,6 +155,11 @@ pub const DRAWN: u64 = 1 << 41;
 /// (`Aima-Tower.md`, notes on a project) is not named by the project's lower-case identifier.
 pub const LOWERED: u64 = 1 << 42;
 
+/// The word after an invocation (`/chronicle stale`, `` `/impeccable craft` ``): the invoked
+/// thing's subcommand, which a skill may keep in a file of that name (`scripts/stale.ts`,
+/// `reference/craft.md`). Which invocation is read from the line (`scan::refs`).
+pub const ARG: u64 = 1 << 43;
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
 
@@ -471,6 +476,32 @@ pub(crate) fn is_path_byte(b: u8) -> bool {
             b,
             b'_' | b'-' | b'.' | b'/' | b'~' | b'$' | b'{' | b'}' | b'@' | b'+'
         )
+}
+
+/// The invoked word a word at `at` follows by one space (`/chronicle stale`,
+/// `/marketing:impeccable craft`), if any: `/` opens the line, a span or a parenthesis, or
+/// follows a blank (not a path's last folder, `src/lib stale`).
+pub fn invoked_before(line: &[u8], at: usize) -> Option<&[u8]> {
+    let b = at.checked_sub(1).filter(|b| line[*b] == b' ')?;
+    let mut i = b;
+    while i > 0 && (is_word_byte(line[i - 1]) || line[i - 1] == b':') {
+        i -= 1;
+    }
+    let opens = |j: usize| {
+        j == 0
+            || matches!(
+                line[j - 1],
+                b' ' | b'\t' | b'`' | b'(' | b'"' | b'\'' | b'*' | b'['
+            )
+    };
+    let word = &line[i..b];
+    (i < b && i >= 1 && line[i - 1] == b'/' && opens(i - 1) && word[0].is_ascii_alphabetic())
+        .then(|| word.rsplit(|c| *c == b':').next().unwrap_or(word))
+        .filter(|w| !w.is_empty())
+}
+
+fn after_invocation(line: &[u8], at: usize) -> bool {
+    invoked_before(line, at).is_some()
 }
 
 /// The cue of the occurrence `hay[s..e]` of a name, in a file whose language is `lang`.
@@ -829,6 +860,9 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         // inbox"), as `/name` is the client's: an invocation mark (a slash names no plain file).
         cue.bits |= SLASH;
         a = ts;
+    }
+    if a == s && cue.via.is_none() && after_invocation(line, s) {
+        cue.bits |= ARG;
     }
     // One alternative of a path's brace set (`agents/{plan-reviewer,code-reviewer}.md`) is the
     // path it expands to: `agents/plan-reviewer.md`.
@@ -1284,7 +1318,11 @@ fn quoted_start(line: &[u8], ts: usize, e: usize) -> Option<usize> {
     let whole_before = line[q..ts].contains(&b'.');
     let apostrophe = close == b'\'' && q >= 2 && line[q - 2].is_ascii_alphanumeric();
     let spaced_slash = line[q..e].windows(2).any(|w| w == b" /");
+    // Nor an invocation and its argument (`` `/chronicle stale` ``).
+    let invocation =
+        line[q] == b'/' && !line[q + 1..e].contains(&b'/') && invoked_before(line, ts).is_some();
     (q < ts
+        && !invocation
         && q > 0
         && line[q - 1] == close
         && line[q..e].contains(&b'/')
@@ -3732,6 +3770,35 @@ app.all('/x/:id{/:op}', tally)\n";
                 let _ = cue_at(hay, s, e, Some(Lang::Python));
                 let _ = cue_at(hay, s, e, None);
             }
+        }
+    }
+
+    #[test]
+    fn the_word_after_an_invocation_is_its_argument() {
+        let at = |line: &str, word: &str| {
+            let s = line.find(word).unwrap_or(0);
+            cue_at(line.as_bytes(), s, s + word.len(), None)
+        };
+        for line in [
+            "/chronicle stale              # Show",
+            "- [x] `/chronicle stale` shows old items",
+            "## Stale (/chronicle stale)",
+            "run /me:chronicle stale for details",
+        ] {
+            let c = at(line, "stale");
+            assert!(has(&c, ARG) && c.via.is_none(), "{line}: {c:?}");
+        }
+        assert_eq!(
+            invoked_before(b"run /me:chronicle stale", 18),
+            Some(&b"chronicle"[..])
+        );
+        // A path's last folder, a URL's, or no invocation at all: no argument.
+        for line in [
+            "see src/lib stale",
+            "http://x.io/chronicle stale",
+            "the stale items",
+        ] {
+            assert!(!has(&at(line, "stale"), ARG), "{line}");
         }
     }
 }

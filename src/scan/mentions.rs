@@ -2664,12 +2664,16 @@ fn generic_near(
                 .is_some_and(|(_, x)| x.eq_ignore_ascii_case("md"))
     };
     let prose = crate::scan::frontmatter::applies_to(path);
+    let own_tests = std::cell::OnceCell::new();
     for (s, e, base, steps) in spans {
         // Except a skill's own SKILL.md, written bare in a document of its folders ("Read
         // SKILL.md for full instructions", "(SKILL.md)"): the nearest above, not a kind of
         // file unless a determiner says so ("a SKILL.md", "each skill's SKILL.md").
+        // A skill's own tests that open its SKILL.md (`SKILL_DIR / "SKILL.md"`) test it ("Test
+        // that SKILL.md is under 500 lines"): there too it is the skill's. (A test of a hook
+        // that fires for any SKILL.md opens none.)
         let own_skill = steps.is_none()
-            && prose
+            && (prose || code && *own_tests.get_or_init(|| opens_skill_md(bytes, path)))
             && base.eq_ignore_ascii_case("SKILL.md")
             && !own_base.eq_ignore_ascii_case("SKILL.md")
             && !determined(&bytes[..s], path)
@@ -2700,6 +2704,16 @@ fn generic_near(
             }
         }
     }
+}
+
+/// Whether the program at `path` is a test that opens a SKILL.md it joins onto a folder
+/// (`skill_dir / "SKILL.md"`, `join(dir, 'SKILL.md')`).
+fn opens_skill_md(bytes: &[u8], path: &str) -> bool {
+    crate::scan::resolve::is_test(path)
+        && ["\"SKILL.md\"", "'SKILL.md'"].iter().any(|q| {
+            memchr::memmem::find_iter(bytes, q.as_bytes())
+                .any(|at| matches!(bytes[..at].trim_ascii_end().last(), Some(b'/' | b',')))
+        })
 }
 
 /// Whether the text at `at` is an entry of a drawn folder tree (`├── SKILL.md`), which leads
@@ -3343,6 +3357,36 @@ mod tests {
                 got.iter().all(|g| !g.0.ends_with("/SKILL.md")),
                 "{path}: {got:?}"
             );
+        }
+    }
+
+    #[test]
+    fn a_skills_own_tests_name_its_skill_md() {
+        let names = ["my-tool/SKILL.md", "other/SKILL.md"];
+        let text = "def test_size():\n    \"\"\"SKILL.md is short.\"\"\"\n    \
+                    p = SKILL_DIR / \"SKILL.md\"\n";
+        let got = found(&names, text, "skills/my-tool/tests/test_tool.py");
+        let at: Vec<(u32, Option<&str>)> = got
+            .iter()
+            .filter(|g| g.0 == "my-tool/SKILL.md")
+            .map(|g| (g.1, g.3.as_deref()))
+            .collect();
+        assert_eq!(
+            at,
+            [(2, Some("../SKILL.md")), (3, Some("../SKILL.md"))],
+            "{got:?}"
+        );
+        // A program that is not a test works on SKILL.md files as values; a test that opens
+        // no SKILL.md (of a hook firing for any) speaks of the kind of file.
+        for (path, text) in [
+            ("skills/my-tool/scripts/lint.py", text),
+            (
+                "skills/my-tool/tests/test_hook.py",
+                "assert_equal(\"SKILL.md fires\", run(\"/p/skills/x/SKILL.md\"))\n",
+            ),
+        ] {
+            let got = found(&names, text, path);
+            assert!(got.iter().all(|g| !g.0.ends_with("/SKILL.md")), "{got:?}");
         }
     }
 

@@ -467,7 +467,7 @@ pub fn never_an_edge(
     if cue & cue::CODE_FILE != 0 {
         return true;
     }
-    cue & (cue::NAMED | cue::FOLDER | cue::ROOT | cue::CAPS) == 0
+    cue & (cue::NAMED | cue::FOLDER | cue::ROOT | cue::CAPS | cue::ARG) == 0
         && !distinctive()
         && !is_role_noun(name)
         && !src.split('/').any(|c| c == name)
@@ -536,6 +536,11 @@ pub fn decide_hinted(
     }
     if m.cue & cue::TAIL != 0 && !m.via.is_some_and(|v| v.contains('/')) {
         return Decision::Weak;
+    }
+    if m.cue & cue::ARG != 0 && m.via.is_none() {
+        if let Some(d) = subcommand(m, bearers, exists) {
+            return d;
+        }
     }
     if m.cue & cue::SLASHED != 0 {
         return decide_slashed(m, bearers, tree, exists, nearest, hint);
@@ -649,11 +654,14 @@ pub fn decide_hinted(
     }
     // A file that bears the name itself is not referring to another (a self mention), unless
     // it is a document about a thing of that name (a documentation page about a command says
-    // `/saas-health` of the command).
+    // `/saas-health` of the command). A program of the name is no such page: its usage text
+    // (`#   ai-coding-usage --schema`) is its own, beside the skill that wraps it; invoked
+    // (`/x`), the name is still the command's.
     // (`/core:hatch` in another plugin's `hatch` skill names core's: the namespace says whose.)
     if bearers.iter().any(|(_, p)| *p == m.src) && !names_another_plugin(m, exists) {
         let about_a_thing = !m.name.contains('.')
             && entity_on_disk(m.src, m.name, exists) == Entity::Other
+            && (m.cue & (cue::SLASH | cue::NAMESPACE) != 0 || !is_program_file(m.src, m.name))
             && bearers
                 .iter()
                 .any(|(_, p)| *p != m.src && entity_on_disk(p, m.name, exists) != Entity::Other);
@@ -768,6 +776,44 @@ pub fn decide_hinted(
         };
     }
     pick(m, &qualified)
+}
+
+/// A subcommand of an invoked skill (`/chronicle stale`, `## Publish (/chronicle publish)`):
+/// the file of that name the skill keeps, which the skill runs or reads for it
+/// (`skills/chronicle/scripts/stale.ts`, `skills/impeccable/reference/craft.md`). `None` when
+/// no invoked skill on the line keeps one (the word is then decided as any other).
+fn subcommand(m: &Mention<'_>, bearers: &[(i64, &str)], exists: &dyn Disk) -> Option<Decision> {
+    let text = m.text.as_bytes();
+    let invoked: Vec<&[u8]> = m
+        .text
+        .match_indices(m.name)
+        .filter_map(|(i, _)| cue::invoked_before(text, i))
+        .collect();
+    // (A file name says which file by itself: `/feature-lifecycle feature-spec.md`.)
+    if m.name.contains('.') {
+        return None;
+    }
+    let kept: Vec<(i64, &str)> = bearers
+        .iter()
+        .copied()
+        .filter(|(_, p)| {
+            !p.ends_with("/SKILL.md")
+                && skill_folder(dir_of(p), exists).is_some_and(|f| {
+                    let skill = f.rsplit('/').next().unwrap_or(f);
+                    !f.is_empty()
+                        && invoked
+                            .iter()
+                            .any(|w| w.eq_ignore_ascii_case(skill.as_bytes()))
+                })
+        })
+        .collect();
+    match kept.as_slice() {
+        [] => None,
+        // (The file itself, on its own subcommand: a self mention.)
+        [(_, p)] if *p == m.src => Some(Decision::Tie),
+        [(id, _)] => Some(Decision::Edge(*id, Resolution::Unique, RefKind::Name)),
+        _ => Some(Decision::Tie),
+    }
 }
 
 /// A name in a run of plain words joined by `/`. Where the run leads to a file or folder (from
@@ -3283,6 +3329,59 @@ mod tests {
             Decision::Edge(id, _, k) => Some((id, k)),
             _ => None,
         }
+    }
+
+    #[test]
+    fn an_invoked_skills_subcommand_is_the_file_the_skill_keeps_for_it() {
+        let stale = "skills/chronicle/scripts/stale.ts";
+        let skill = ["skills/chronicle/SKILL.md"];
+        let sub =
+            |src: &str, text: &str| d_text(src, "stale", cue::ARG, None, text, &[stale], &skill);
+        for (src, text) in [
+            ("skills/chronicle/SKILL.md", "## Stale (/chronicle stale)"),
+            (
+                "backlog/plan.md",
+                "- [x] `/chronicle stale` shows old items",
+            ),
+            ("docs/x.md", "run /me:chronicle stale for details"),
+        ] {
+            assert_eq!(edge_to(sub(src, text)), Some((1, RefKind::Name)), "{text}");
+        }
+        // The file itself, on its own subcommand: a self mention.
+        assert_eq!(sub(stale, "// run /chronicle stale"), Decision::Tie);
+        // Another invocation's word, or a skill that keeps no such file: the plain word.
+        assert_eq!(sub("docs/x.md", "run /review stale"), Decision::Weak);
+        assert_eq!(
+            d_text(
+                "docs/x.md",
+                "stale",
+                cue::ARG,
+                None,
+                "/chronicle stale",
+                &[stale],
+                &[]
+            ),
+            Decision::Weak
+        );
+    }
+
+    #[test]
+    fn a_program_named_as_a_skill_speaks_of_itself_by_the_name() {
+        let tool = "skills/ai-usage/scripts/ai-usage";
+        let b = ["skills/ai-usage/SKILL.md", tool];
+        // Its own usage text: a self mention, not the skill that wraps it.
+        assert_eq!(d(tool, "ai-usage", 0, None, &b), Decision::Tie);
+        // Invoked, the name is still the skill's.
+        assert_eq!(
+            edge_to(d(tool, "ai-usage", cue::SLASH, None, &b)).map(|e| e.0),
+            Some(1)
+        );
+        // A document of the name about the skill still names it.
+        let doc = ["skills/ai-usage/SKILL.md", "docs/ai-usage.md"];
+        assert_eq!(
+            edge_to(d("docs/ai-usage.md", "ai-usage", 0, None, &doc)).map(|e| e.0),
+            Some(1)
+        );
     }
 
     #[test]

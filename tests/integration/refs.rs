@@ -679,3 +679,83 @@ fn an_agent_named_in_title_case_is_written_in_lower_case_elsewhere() {
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(incremental, edges(&p));
 }
+
+#[test]
+fn an_invoked_skills_argument_names_the_file_the_skill_keeps_for_it() {
+    let p = Project::empty();
+    p.write(
+        "skills/chronicle/SKILL.md",
+        "---\nname: chronicle\ndescription: a log\n---\n## Stale (/chronicle stale)\nRun `bun scripts/stale.ts`.\n",
+    );
+    p.write(
+        "skills/chronicle/scripts/stale.ts",
+        "export const days = 14;\n",
+    );
+    p.write(
+        "skills/chronicle/tests/test_skill.py",
+        "def test_size():\n    p = SKILL_DIR / \"SKILL.md\"\n",
+    );
+    p.write(
+        "skills/ai-usage/SKILL.md",
+        "---\nname: ai-usage\ndescription: usage stats\n---\nRun `ai-usage --schema`.\n",
+    );
+    p.write(
+        "skills/ai-usage/scripts/ai-usage",
+        "#!/bin/sh\n#   ai-usage --schema   # the schema\necho done\n",
+    );
+    p.write(
+        "docs/plan.md",
+        "- [x] `/chronicle stale` shows old items\nItems go stale after 14 days.\n",
+    );
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"skills/**\", \"docs/**\"]\n",
+    );
+    let edges = |p: &Project| {
+        rows(
+            &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+            &["src", "dst", "line"],
+        )
+    };
+    let row =
+        |src: &str, dst: &str, line: &str| vec![src.to_string(), dst.to_string(), line.to_string()];
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edges(&p);
+    let stale = "skills/chronicle/scripts/stale.ts";
+    assert!(full.contains(&row("docs/plan.md", stale, "1")), "{full:?}");
+    assert!(
+        full.contains(&row("skills/chronicle/SKILL.md", stale, "5")),
+        "{full:?}"
+    );
+    // The plain word is no name of the script.
+    assert!(!full.contains(&row("docs/plan.md", stale, "2")), "{full:?}");
+    // A skill's own test reads its SKILL.md.
+    assert!(
+        full.contains(&row(
+            "skills/chronicle/tests/test_skill.py",
+            "skills/chronicle/SKILL.md",
+            "2"
+        )),
+        "{full:?}"
+    );
+    // The program's usage text is its own, not the skill's that wraps it.
+    assert!(
+        !full
+            .iter()
+            .any(|r| r[0] == "skills/ai-usage/scripts/ai-usage"),
+        "{full:?}"
+    );
+    // An edit refreshed alone decides the argument as a full run does.
+    p.write(
+        "docs/plan.md",
+        "Plan.\n- [x] `/chronicle stale` shows old items\nItems go stale after 14 days.\n",
+    );
+    p.src().args(["index"]).assert().success();
+    let incremental = edges(&p);
+    assert!(
+        incremental.contains(&row("docs/plan.md", stale, "2")),
+        "{incremental:?}"
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edges(&p));
+}

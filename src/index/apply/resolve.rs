@@ -131,7 +131,8 @@ impl<'b> Resolver<'b> {
             let key = (m.name.as_str(), m.cue, m.via.as_deref(), statement, url);
             let d = match done.get(&key) {
                 Some(d)
-                    if m.cue & crate::scan::cue::FROM_PACKAGE == 0
+                    // (A subcommand is decided by the invocation on its line.)
+                    if m.cue & (crate::scan::cue::FROM_PACKAGE | crate::scan::cue::ARG) == 0
                         && !(url && crate::scan::refs::reads_line(*d)) =>
                 {
                     *d
