@@ -142,8 +142,10 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // agent's, skill's or command's only (twenty-fifth, later); 30: `/x page` is a web
         // app's page, no invocation; 31: an invoked skill's argument is the file the skill
         // keeps of that name (`/chronicle stale`), a program of a name speaks of itself by it,
-        // a skill's own tests name its SKILL.md (twenty-sixth).
-        "rules": 31,
+        // a skill's own tests name its SKILL.md (twenty-sixth); 32: a hidden conventional file
+        // (`.mcp.json`) written alone is the one beside the writer, "that" after a verb of
+        // checking opens a clause (twenty-sixth, later).
+        "rules": 32,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

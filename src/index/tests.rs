@@ -152,9 +152,17 @@ const PATHS: &[&str] = &[
     ".claude/agents/yaml/omega-x.yaml",
     // A skill's variant, which names the skill when its frontmatter declares it.
     ".claude/skills/alpha/SKILL.v2.md",
+    // A hidden conventional file; a skill's script for a subcommand (`/beta stale`); a
+    // skill's own test, which may open its SKILL.md.
+    ".claude/tools/kit-x/.mcp.json",
+    ".claude/skills/beta/scripts/stale.sh",
+    ".claude/skills/alpha/tests/test_alpha.py",
 ];
 
 const WORDS: &[&str] = &[
+    "\nconfigured in `.mcp.json`",
+    "\nrun `/beta stale` now",
+    "\np = SKILL_DIR / \"SKILL.md\"",
     "alpha",
     "beta",
     "gamma-x",

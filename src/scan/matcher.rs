@@ -229,9 +229,7 @@ impl Matcher {
         let mut generic: Vec<String> = list
             .iter()
             .filter_map(|n| n.rsplit_once('/').map(|(_, t)| t))
-            .filter(|t| {
-                t.contains('.') && !t.starts_with('.') && !lookup.contains_key(t.as_bytes())
-            })
+            .filter(|t| t.contains('.') && !lookup.contains_key(t.as_bytes()))
             .map(str::to_string)
             .collect();
         generic.sort_unstable();

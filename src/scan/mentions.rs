@@ -2767,6 +2767,31 @@ fn determined(before: &[u8], path: &str) -> bool {
     let named = w.first().is_some_and(u8::is_ascii_alphanumeric)
         && w.last().is_some_and(u8::is_ascii_alphanumeric)
         && w.iter().any(|b| matches!(b, b'-' | b'_'));
+    // After a verb of checking, "that" opens a clause ("Test that SKILL.md is short"), it
+    // points at no other file.
+    if w == b"that" {
+        let head = t[..word_start].trim_ascii_end();
+        let verb_start = head
+            .iter()
+            .rposition(|b| !b.is_ascii_alphabetic())
+            .map_or(0, |i| i + 1);
+        let verb = head[verb_start..].to_ascii_lowercase();
+        let stem = verb.strip_suffix(b"s").unwrap_or(&verb);
+        if matches!(
+            stem,
+            b"test"
+                | b"check"
+                | b"verify"
+                | b"verifie"
+                | b"ensure"
+                | b"assert"
+                | b"confirm"
+                | b"validate"
+                | b"sure"
+        ) {
+            return false;
+        }
+    }
     w.ends_with(b"'s")
         || w.ends_with(b"s'")
         || named && !own_folder()
@@ -2844,6 +2869,7 @@ fn generic_near_words(bytes: &[u8], path: &str) -> Vec<String> {
     let file_byte = |b: u8| crate::scan::matcher::is_name_byte(b) || b == b'.';
     let mut tokens: std::collections::HashSet<(&str, Option<String>)> =
         std::collections::HashSet::new();
+    let mut hidden: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut i = 0;
     while i < bytes.len() {
         if !file_byte(bytes[i]) || bytes[i] == b'.' {
@@ -2853,6 +2879,17 @@ fn generic_near_words(bytes: &[u8], path: &str) -> Vec<String> {
         let s = i;
         while i < bytes.len() && file_byte(bytes[i]) {
             i += 1;
+        }
+        // (A hidden file's name, `.mcp.json`, starts at its dot.)
+        let hidden_start = s == 1 || s > 1 && !file_byte(bytes[s - 2]) && bytes[s - 2] != b'/';
+        if s > 0 && bytes[s - 1] == b'.' && hidden_start {
+            // (Each prefix before a dot too, as below: `.env` in `.env.example`.)
+            if let Ok(t) = std::str::from_utf8(&bytes[s - 1..i]) {
+                let cuts = t.match_indices('.').map(|(k, _)| k).skip(1);
+                for end in cuts.chain([t.len()]) {
+                    hidden.insert(t[..end].to_string());
+                }
+            }
         }
         if s > 0 && file_byte(bytes[s - 1]) {
             continue;
@@ -2889,6 +2926,11 @@ fn generic_near_words(bytes: &[u8], path: &str) -> Vec<String> {
     tokens
         .into_iter()
         .flat_map(|(t, steps)| generic_near_names(path, t, steps.as_deref()))
+        .chain(
+            hidden
+                .iter()
+                .flat_map(|t| generic_near_names(path, t, None)),
+        )
         .map(|(name, _)| name)
         .collect()
 }
@@ -3329,7 +3371,8 @@ mod tests {
         ];
         let text = "Read SKILL.md for details.\nEach skill has a SKILL.md.\n\
                     See the other-tool SKILL.md.\nSKILL.md files are short.\n\
-                    Then the my-tool SKILL.md again.\n";
+                    Then the my-tool SKILL.md again.\nCheck that SKILL.md stays short.\n\
+                    Then open that SKILL.md.\n";
         let got = found(&names, text, "skills/my-tool/references/x.md");
         let at: Vec<(u32, Option<&str>)> = got
             .iter()
@@ -3338,7 +3381,11 @@ mod tests {
             .collect();
         assert_eq!(
             at,
-            [(1, Some("../SKILL.md")), (5, Some("../SKILL.md"))],
+            [
+                (1, Some("../SKILL.md")),
+                (5, Some("../SKILL.md")),
+                (6, Some("../SKILL.md"))
+            ],
             "{got:?}"
         );
         assert!(got.iter().all(|g| g.0 != "skills/SKILL.md"), "{got:?}");
@@ -3361,9 +3408,31 @@ mod tests {
     }
 
     #[test]
+    fn a_hidden_conventional_file_written_alone_is_the_one_beside_the_writer() {
+        let names = ["plug/.mcp.json", "other/.mcp.json"];
+        let text = "Servers (configured in `.mcp.json`):\nSee .mcp.json.\n";
+        let got = found(&names, text, "plug/README.md");
+        let at: Vec<(&str, u32, Option<&str>)> = got
+            .iter()
+            .map(|g| (g.0.as_str(), g.1, g.3.as_deref()))
+            .collect();
+        assert_eq!(
+            at,
+            [
+                ("plug/.mcp.json", 1, Some("./.mcp.json")),
+                ("plug/.mcp.json", 2, Some("./.mcp.json"))
+            ],
+            "{got:?}"
+        );
+        // The words an edit refreshed alone looks up hold it too (the small pass).
+        let words = unseen_words(text.as_bytes(), "plug/README.md");
+        assert!(words.iter().any(|w| w == "plug/.mcp.json"), "{words:?}");
+    }
+
+    #[test]
     fn a_skills_own_tests_name_its_skill_md() {
         let names = ["my-tool/SKILL.md", "other/SKILL.md"];
-        let text = "def test_size():\n    \"\"\"SKILL.md is short.\"\"\"\n    \
+        let text = "def test_size():\n    \"\"\"Test that SKILL.md is short.\"\"\"\n    \
                     p = SKILL_DIR / \"SKILL.md\"\n";
         let got = found(&names, text, "skills/my-tool/tests/test_tool.py");
         let at: Vec<(u32, Option<&str>)> = got
