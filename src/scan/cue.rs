@@ -500,10 +500,6 @@ pub fn invoked_before(line: &[u8], at: usize) -> Option<&[u8]> {
         .filter(|w| !w.is_empty())
 }
 
-fn after_invocation(line: &[u8], at: usize) -> bool {
-    invoked_before(line, at).is_some()
-}
-
 /// The cue of the occurrence `hay[s..e]` of a name, in a file whose language is `lang`.
 #[cfg(test)]
 pub fn cue_at(hay: &[u8], s: usize, e: usize, lang: Option<Lang>) -> Cue {
@@ -861,7 +857,7 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         cue.bits |= SLASH;
         a = ts;
     }
-    if a == s && cue.via.is_none() && after_invocation(line, s) {
+    if a == s && cue.via.is_none() && invoked_before(line, s).is_some() {
         cue.bits |= ARG;
     }
     // One alternative of a path's brace set (`agents/{plan-reviewer,code-reviewer}.md`) is the

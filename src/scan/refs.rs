@@ -783,28 +783,27 @@ pub fn decide_hinted(
 /// (`skills/chronicle/scripts/stale.ts`, `skills/impeccable/reference/craft.md`). `None` when
 /// no invoked skill on the line keeps one (the word is then decided as any other).
 fn subcommand(m: &Mention<'_>, bearers: &[(i64, &str)], exists: &dyn Disk) -> Option<Decision> {
+    // (A file name says which file by itself: `/feature-lifecycle feature-spec.md`.)
+    if m.name.contains('.') {
+        return None;
+    }
     let text = m.text.as_bytes();
     let invoked: Vec<&[u8]> = m
         .text
         .match_indices(m.name)
         .filter_map(|(i, _)| cue::invoked_before(text, i))
         .collect();
-    // (A file name says which file by itself: `/feature-lifecycle feature-spec.md`.)
-    if m.name.contains('.') {
-        return None;
-    }
     let kept: Vec<(i64, &str)> = bearers
         .iter()
         .copied()
         .filter(|(_, p)| {
-            !p.ends_with("/SKILL.md")
-                && skill_folder(dir_of(p), exists).is_some_and(|f| {
-                    let skill = f.rsplit('/').next().unwrap_or(f);
-                    !f.is_empty()
-                        && invoked
-                            .iter()
-                            .any(|w| w.eq_ignore_ascii_case(skill.as_bytes()))
-                })
+            skill_folder(dir_of(p), exists).is_some_and(|f| {
+                let skill = f.rsplit('/').next().unwrap_or(f);
+                !f.is_empty()
+                    && invoked
+                        .iter()
+                        .any(|w| w.eq_ignore_ascii_case(skill.as_bytes()))
+            })
         })
         .collect();
     match kept.as_slice() {
