@@ -449,7 +449,7 @@ pub fn never_an_edge(
     if cue & cue::FENCE != 0
         && cue & cue::IMPORT != 0
         && cue & cue::ENTRY == 0
-        && via.is_some_and(|v| !fence_import_has_folders(v))
+        && via.is_some_and(|v| !fence_import_says_whose(v))
     {
         return true;
     }
@@ -555,7 +555,7 @@ pub fn decide_hinted(
         if m.cue & cue::FENCE != 0
             && m.cue & cue::IMPORT != 0
             && m.cue & cue::ENTRY == 0
-            && !fence_import_has_folders(via)
+            && !fence_import_says_whose(via)
         {
             return Decision::Weak;
         }
@@ -572,6 +572,20 @@ pub fn decide_hinted(
             decide_path(m, via, kind, bearers, tree, exists)
         };
         let d = namesake_module(m, d, bearers);
+        // An example's import by a bare name is of a module of code, never a document or a
+        // skill named after the library (`import geopandas` beside a skill `geopandas`).
+        if m.cue & (cue::FENCE | cue::IMPORT) == cue::FENCE | cue::IMPORT
+            && !fence_import_has_folders(via)
+        {
+            if let Decision::Edge(id, ..) = d {
+                let code = bearers.iter().any(|(b, p)| {
+                    *b == id && cue::lang_of(p, b"").is_some_and(|l| l != cue::Lang::Shell)
+                });
+                if !code {
+                    return Decision::Weak;
+                }
+            }
+        }
         // A drawing whose root leads nowhere draws the writer's folder under another name,
         // when the entry is there beside the writer (an example project's `package.json`
         // drawn in a guide is no file of ours).
@@ -797,13 +811,15 @@ fn subcommand(m: &Mention<'_>, bearers: &[(i64, &str)], exists: &dyn Disk) -> Op
         .iter()
         .copied()
         .filter(|(_, p)| {
-            skill_folder(dir_of(p), exists).is_some_and(|f| {
-                let skill = f.rsplit('/').next().unwrap_or(f);
-                !f.is_empty()
-                    && invoked
-                        .iter()
-                        .any(|w| w.eq_ignore_ascii_case(skill.as_bytes()))
-            })
+            // (Not the skill itself, whose `SKILL.md` may bear the word too: a variant's name.)
+            !p.ends_with("/SKILL.md")
+                && skill_folder(dir_of(p), exists).is_some_and(|f| {
+                    let skill = f.rsplit('/').next().unwrap_or(f);
+                    !f.is_empty()
+                        && invoked
+                            .iter()
+                            .any(|w| w.eq_ignore_ascii_case(skill.as_bytes()))
+                })
         })
         .collect();
     match kept.as_slice() {
@@ -3128,6 +3144,17 @@ fn client_root_path(src: &str, via: &str, exists: &dyn Disk) -> Option<String> {
     }
 }
 
+/// Whether an example's import says which module of ours it is: by folders of its own
+/// (`fence_import_has_folders`), or by a distinctive module name (`from audit_pdf_engine import
+/// generate`, where the tree keeps `skills/shared/audit_pdf_engine.py`: 9 labelled lines of
+/// one tree), which no example invents; a word's (`from models import`) is the example's.
+fn fence_import_says_whose(via: &str) -> bool {
+    fence_import_has_folders(via) || {
+        let bare = via.trim_start_matches(['.', '/']);
+        !bare.contains('/') && is_distinctive(bare)
+    }
+}
+
 /// Whether an example's import names folders of its own (`from plugin_eval.models import`,
 /// `require('../../lib/project-profile')`), which say which of ours it is: after the steps up
 /// (`./`, `../`), a folder and a module. `./Button`, `from .models import` name the example's.
@@ -3348,6 +3375,20 @@ mod tests {
         }
         // The file itself, on its own subcommand: a self mention.
         assert_eq!(sub(stale, "// run /chronicle stale"), Decision::Tie);
+        // The skill's own SKILL.md bearing the word too (a variant's name) is not its file.
+        let both = [stale, "skills/chronicle/SKILL.md"];
+        assert_eq!(
+            edge_to(d_text(
+                "a.md",
+                "stale",
+                cue::ARG,
+                None,
+                "/chronicle stale",
+                &both,
+                &[]
+            )),
+            Some((1, RefKind::Name))
+        );
         // Another invocation's word, or a skill that keeps no such file: the plain word.
         assert_eq!(sub("docs/x.md", "run /review stale"), Decision::Weak);
         assert_eq!(
@@ -3886,6 +3927,9 @@ mod tests {
         assert!(!fence_import_has_folders("./Button"));
         assert!(!fence_import_has_folders("../models"));
         assert!(!fence_import_has_folders("models"));
+        assert!(fence_import_says_whose("audit_pdf_engine"));
+        assert!(!fence_import_says_whose("models"));
+        assert!(!fence_import_says_whose("./Button"));
         // Written where it leads from the document: ours; leading nowhere: the example's.
         let disk = |p: &str| {
             if p == "lib/profile.js" {
@@ -3910,6 +3954,30 @@ mod tests {
             Decision::Edge(1, ..)
         ));
         assert_eq!(at("docs/test.md", "./src/lib/profile"), Decision::Weak);
+        // A distinctive module imported bare is the tree's one; a word's is the example's.
+        let py = |name: &str, bearer: &str| {
+            let m = Mention {
+                src: "skills/geo-pdf/SKILL.md",
+                name,
+                via: Some(name),
+                cue: cue::IMPORT | cue::FENCE | cue::SOURCE,
+                text: "",
+            };
+            let probe = |p: &str| {
+                if p == bearer {
+                    OnDisk::File
+                } else {
+                    OnDisk::Missing
+                }
+            };
+            decide(&m, &[(3, bearer)], Tree::default(), &probe)
+        };
+        assert!(matches!(
+            py("audit_pdf_engine", "skills/shared/audit_pdf_engine.py"),
+            Decision::Edge(3, ..)
+        ));
+        assert_eq!(py("models", "skills/shared/models.py"), Decision::Weak);
+        assert_eq!(py("geopandas", "skills/geopandas/SKILL.md"), Decision::Weak);
     }
 
     #[test]
