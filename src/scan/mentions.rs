@@ -3106,6 +3106,17 @@ mod tests {
             .collect()
     }
 
+    /// The lines and written forms of `got`'s mentions of `name`.
+    fn lines_of<'g>(
+        got: &'g [(String, u32, u64, Option<String>)],
+        name: &str,
+    ) -> Vec<(u32, Option<&'g str>)> {
+        got.iter()
+            .filter(|g| g.0 == name)
+            .map(|g| (g.1, g.3.as_deref()))
+            .collect()
+    }
+
     fn listed(names: &[&str], text: &str, name: &str) -> bool {
         found(names, text, "a.md")
             .iter()
@@ -3374,11 +3385,7 @@ mod tests {
                     Then the my-tool SKILL.md again.\nCheck that SKILL.md stays short.\n\
                     Then open that SKILL.md.\n";
         let got = found(&names, text, "skills/my-tool/references/x.md");
-        let at: Vec<(u32, Option<&str>)> = got
-            .iter()
-            .filter(|g| g.0 == "my-tool/SKILL.md")
-            .map(|g| (g.1, g.3.as_deref()))
-            .collect();
+        let at = lines_of(&got, "my-tool/SKILL.md");
         assert_eq!(
             at,
             [
@@ -3435,11 +3442,7 @@ mod tests {
         let text = "def test_size():\n    \"\"\"Test that SKILL.md is short.\"\"\"\n    \
                     p = SKILL_DIR / \"SKILL.md\"\n";
         let got = found(&names, text, "skills/my-tool/tests/test_tool.py");
-        let at: Vec<(u32, Option<&str>)> = got
-            .iter()
-            .filter(|g| g.0 == "my-tool/SKILL.md")
-            .map(|g| (g.1, g.3.as_deref()))
-            .collect();
+        let at = lines_of(&got, "my-tool/SKILL.md");
         assert_eq!(
             at,
             [(2, Some("../SKILL.md")), (3, Some("../SKILL.md"))],
