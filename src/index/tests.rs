@@ -161,6 +161,7 @@ const PATHS: &[&str] = &[
 
 const WORDS: &[&str] = &[
     "\nconfigured in `.mcp.json`",
+    "\nor ../.mcp.json",
     "\nrun `/beta stale` now",
     "\np = SKILL_DIR / \"SKILL.md\"",
     "alpha",

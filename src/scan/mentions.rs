@@ -2880,8 +2880,9 @@ fn generic_near_words(bytes: &[u8], path: &str) -> Vec<String> {
         while i < bytes.len() && file_byte(bytes[i]) {
             i += 1;
         }
-        // (A hidden file's name, `.mcp.json`, starts at its dot.)
-        let hidden_start = s == 1 || s > 1 && !file_byte(bytes[s - 2]) && bytes[s - 2] != b'/';
+        // (A hidden file's name, `.mcp.json`, starts at its dot; after steps too, `../.env`:
+        // looked up for every folder above, as a name written alone is.)
+        let hidden_start = s == 1 || s > 1 && !file_byte(bytes[s - 2]);
         if s > 0 && bytes[s - 1] == b'.' && hidden_start {
             // (Each prefix before a dot too, as below: `.env` in `.env.example`.)
             if let Ok(t) = std::str::from_utf8(&bytes[s - 1..i]) {
@@ -3416,9 +3417,10 @@ mod tests {
 
     #[test]
     fn a_hidden_conventional_file_written_alone_is_the_one_beside_the_writer() {
-        let names = ["plug/.mcp.json", "other/.mcp.json"];
-        let text = "Servers (configured in `.mcp.json`):\nSee .mcp.json.\n";
-        let got = found(&names, text, "plug/README.md");
+        // (Alone, each folder's from the writer's up: resolution keeps the nearest.)
+        let names = ["plug/.mcp.json", "other/.mcp.json", "sub/.mcp.json"];
+        let text = "Servers (configured in `.mcp.json`):\nSee .mcp.json.\nOr ../.mcp.json\n";
+        let got = found(&names, text, "sub/plug/README.md");
         let at: Vec<(&str, u32, Option<&str>)> = got
             .iter()
             .map(|g| (g.0.as_str(), g.1, g.3.as_deref()))
@@ -3427,13 +3429,18 @@ mod tests {
             at,
             [
                 ("plug/.mcp.json", 1, Some("./.mcp.json")),
-                ("plug/.mcp.json", 2, Some("./.mcp.json"))
+                ("sub/.mcp.json", 1, Some("../.mcp.json")),
+                ("plug/.mcp.json", 2, Some("./.mcp.json")),
+                ("sub/.mcp.json", 2, Some("../.mcp.json")),
+                ("sub/.mcp.json", 3, Some("../.mcp.json"))
             ],
             "{got:?}"
         );
         // The words an edit refreshed alone looks up hold it too (the small pass).
-        let words = unseen_words(text.as_bytes(), "plug/README.md");
-        assert!(words.iter().any(|w| w == "plug/.mcp.json"), "{words:?}");
+        let words = unseen_words(text.as_bytes(), "sub/plug/README.md");
+        for name in ["plug/.mcp.json", "sub/.mcp.json"] {
+            assert!(words.iter().any(|w| w == name), "{words:?}");
+        }
     }
 
     #[test]
