@@ -145,8 +145,9 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // a skill's own tests name its SKILL.md (twenty-sixth); 32: a hidden conventional file
         // (`.mcp.json`) written alone is the one beside the writer, "that" after a verb of
         // checking opens a clause (twenty-sixth, later); 33: an example's bare import of a
-        // distinctive module (`from audit_pdf_engine import`) is the tree's module.
-        "rules": 33,
+        // distinctive module (`from audit_pdf_engine import`) is the tree's module; 34: a
+        // path's brace set spaced after its commas (`rules/{a, b}`) expands as one unspaced.
+        "rules": 34,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -538,13 +538,29 @@ fn in_brace_set(line: &[u8], s: usize, e: usize) -> bool {
 /// the path's start left of the braces, the name, and what follows the braces, with where the
 /// path starts. Only a path: a bare set (`{1,3}`, `{ts,tsx}` after a dot) is no file's.
 fn brace_alternative(line: &[u8], s: usize, e: usize) -> Option<(usize, String)> {
-    let set_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b',');
-    if s == 0 || !matches!(line[s - 1], b'{' | b',') || !matches!(line.get(e), Some(b',' | b'}')) {
+    // (Alternatives may be spaced after their commas: `rules/{counting, stat-bars}`.)
+    let set_byte =
+        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b',' | b' ');
+    let before = line[..s].trim_ascii_end();
+    let spaced = before.len() < s && before.last() == Some(&b',');
+    if s == 0
+        || !(matches!(line[s - 1], b'{' | b',') || spaced)
+        || !matches!(line.get(e), Some(b',' | b'}'))
+    {
         return None;
     }
     let open = line[..s].iter().rposition(|b| !set_byte(*b))?;
     let close = e + line[e..].iter().position(|b| !set_byte(*b))?;
-    if line[open] != b'{' || line[close] != b'}' || !line[open + 1..close].contains(&b',') {
+    let set = &line[open + 1..close];
+    let commas_only = set
+        .windows(2)
+        .all(|w| w[1] != b' ' || matches!(w[0], b',' | b' '));
+    if line[open] != b'{'
+        || line[close] != b'}'
+        || !set.contains(&b',')
+        || !commas_only
+        || set.first() == Some(&b' ')
+    {
         return None;
     }
     let plain = |b: u8| is_path_byte(b) && !matches!(b, b'{' | b'}');
@@ -2920,6 +2936,21 @@ app.all('/x/:id{/:op}', tally)\n";
         assert_eq!(alt("agents/{plan-reviewer,code}.md", "reviewer"), None);
         let whole = alt("agents/{plan-reviewer,code}.md", "code");
         assert_eq!(whole, Some((0, "agents/code.md".to_string())));
+        // Spaced after the commas, and with no extension after the set.
+        let spaced = "`rules/{counting-scale, stat-bars}` |";
+        assert_eq!(
+            alt(spaced, "stat-bars"),
+            Some((1, "rules/stat-bars".to_string()))
+        );
+        assert_eq!(
+            alt(spaced, "counting-scale"),
+            Some((1, "rules/counting-scale".to_string()))
+        );
+        // A space elsewhere in the braces is a sentence's, not a set's.
+        assert_eq!(
+            alt("rules/{see the counting-scale, x}", "counting-scale"),
+            None
+        );
     }
 
     #[test]
