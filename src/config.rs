@@ -130,8 +130,8 @@ impl Default for Names {
             // `scan::refs` (it needs a cue, an import or a path), and `types`, `utils` or
             // `json` must stay names so that imports of such modules are edges.
             stoplist: s(&[
-                "README", "readme", "SKILL", "CLAUDE", "AGENTS", "LICENSE", "Makefile", "__init__",
-                "__main__",
+                "README", "readme", "SKILL", "CLAUDE", "AGENT", "AGENTS", "LICENSE", "Makefile",
+                "__init__", "__main__",
             ]),
             generic: s(&[
                 "SKILL.md",
@@ -140,6 +140,8 @@ impl Default for Names {
                 "readme.md",
                 "CLAUDE.md",
                 "AGENTS.md",
+                // An agent kept in a folder of its own (`agents/engineer/AGENT.md`).
+                "AGENT.md",
                 "index.md",
                 "index.js",
                 "index.ts",

@@ -146,8 +146,11 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // (`.mcp.json`) written alone is the one beside the writer, "that" after a verb of
         // checking opens a clause (twenty-sixth, later); 33: an example's bare import of a
         // distinctive module (`from audit_pdf_engine import`) is the tree's module; 34: a
-        // path's brace set spaced after its commas (`rules/{a, b}`) expands as one unspaced.
-        "rules": 34,
+        // path's brace set spaced after its commas (`rules/{a, b}`) expands as one unspaced;
+        // 35: a fixture's bare name outside its fixtures and tests is no name of it, an agent
+        // in a folder of its own (`agents/x/AGENT.md`) or as data (`agents/yaml/x.yaml`) is an
+        // agent (twenty-seventh).
+        "rules": 35,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

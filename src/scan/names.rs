@@ -56,7 +56,10 @@ pub fn names_of(path: &str, cfg: &Names) -> Vec<(String, NameKind)> {
             // The folder's name means the file that makes the folder a thing (a skill's
             // SKILL.md, a package's `__init__.py`), not one that only describes it: prose
             // naming a plugin or project means that, not its README.
-            if defines_folder(base) && stem_ok(parent, cfg) && !parent.starts_with('.') {
+            if (defines_folder(base) || folder_agent(path))
+                && stem_ok(parent, cfg)
+                && !parent.starts_with('.')
+            {
                 push(parent, NameKind::Parent);
             }
         }
@@ -143,6 +146,16 @@ fn titled_by(path: &str) -> bool {
     base.eq_ignore_ascii_case("SKILL.md") || dir.rsplit('/').next() == Some("agents")
 }
 
+/// Whether the file at `path` is an agent kept in a folder of its own (`agents/engineer/AGENT.md`
+/// beside the folder's per-client overlays): known by that folder's name, as a skill is by its.
+pub fn folder_agent(path: &str) -> bool {
+    let mut rev = path.rsplit('/');
+    rev.next()
+        .is_some_and(|b| b.eq_ignore_ascii_case("AGENT.md"))
+        && rev.next().is_some()
+        && rev.next() == Some("agents")
+}
+
 /// Whether a conventional file defines its folder as a unit that is spoken of by the folder's
 /// name: a skill, a code package or module folder.
 pub fn defines_folder(base: &str) -> bool {
@@ -190,13 +203,16 @@ fn holds_data(base: &str) -> bool {
     )
 }
 
-/// Whether a data file under an `agents/` folder is an agent's definition
+/// Whether a data file in an `agents/` folder, or one folder below it, is an agent's definition
 /// (`agents/yaml/release-agent.yaml`, whose `name:` is its stem): named by that name as an
-/// agent written in Markdown is.
-fn defines_agent(dir: Option<&str>, base: &str) -> bool {
+/// agent written in Markdown is. (Deeper, it is a part of one: an agent folder's per-client
+/// `agents/reviewer/codex/frontmatter.yaml`.)
+pub fn defines_agent(dir: Option<&str>, base: &str) -> bool {
     let ext = base.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    let mut up = dir.unwrap_or("").rsplit('/');
+    let (parent, grand) = (up.next(), up.next());
     matches!(ext.as_deref(), Some("yaml" | "yml" | "json"))
-        && dir.is_some_and(|d| d.split('/').any(|f| f == "agents"))
+        && (parent == Some("agents") || grand == Some("agents"))
 }
 
 /// Whether a script's stem is dotted (`res.sendFile.js`, `app.listen.js`, `vite.config.ts`): it
@@ -283,6 +299,8 @@ mod tests {
             Some(&("release-agent".into(), "stem"))
         );
         assert_eq!(names("config/agents.yaml").len(), 2);
+        // A part of an agent kept in a folder (its per-client overlay) is no agent.
+        assert_eq!(names("src/agents/reviewer/codex/frontmatter.yaml").len(), 2);
         assert_eq!(names("test/res.sendFile.js").len(), 2);
         assert_eq!(
             names(".claude/settings.json.bak").len(),
@@ -308,6 +326,12 @@ mod tests {
                 ("execution-code".into(), "parent"),
             ]
         );
+        // An agent kept in a folder of its own is known by that folder, as a skill is.
+        assert_eq!(
+            names("src/agents/engineer/AGENT.md").last(),
+            Some(&("engineer".into(), "parent"))
+        );
+        assert_eq!(names("docs/AGENT.md").len(), 1, "no agent outside agents/");
     }
 
     #[test]

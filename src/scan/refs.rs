@@ -151,6 +151,13 @@ pub fn entity_of(path: &str, name: &str) -> Entity {
     if md && parent == "agents" && !above("agents") {
         return Entity::Agent;
     }
+    // An agent in a folder of its own (`agents/engineer/AGENT.md`), or defined as data
+    // (`agents/yaml/release-agent.yaml`, whose `name:` is its stem): named as any agent is.
+    if (super::names::folder_agent(path) || super::names::defines_agent(Some(dir), base))
+        && !above("agents")
+    {
+        return Entity::Agent;
+    }
     if md && dir.split('/').any(|c| c == "commands") && !above("commands") {
         return Entity::Command;
     }
@@ -495,8 +502,8 @@ pub fn decide_with(
 /// many files, where looking at each bearer for each mention is most of the cost).
 #[derive(Debug, Clone, Copy)]
 pub struct NameHint {
-    /// Every bearer is a plain file (no agent, command or skill) outside any `plugins/` folder,
-    /// and the name has no extension: a bare mention's decision is the same for all of them.
+    /// Every bearer is a plain file (no agent, command or skill) outside any `plugins/` folder
+    /// and any fixtures, and the name has no extension: a bare mention's decision is the same for all of them.
     pub plain: bool,
 }
 
@@ -507,6 +514,7 @@ impl NameHint {
                 entity_on_disk(p, name, disk) == Entity::Other
                     && plugin_of(p, disk).is_none()
                     && !is_template(p)
+                    && fixture_root(p).is_none()
             });
         NameHint { plain }
     }
@@ -1193,6 +1201,15 @@ fn bare_kind(
             return None;
         }
     }
+    // A fixture's name alone is the kind of file it samples, or the real one it copies (66
+    // labelled lines of 66 in two trees: `fixtures/repo-alpha/REVIEW_ME.md` named bare meant
+    // every repository's `REVIEW_ME.md`). Its tests and its neighbours name the sample itself;
+    // a path does wherever it is written.
+    if let Some(root) = fixture_root(path) {
+        if !is_within(m.src, root) && !super::resolve::is_test(m.src) {
+            return None;
+        }
+    }
     // A template is named as the file it renders is (the project's `REQUIREMENTS.md`, a
     // task's `STATE.md`): its bare name is the template's only where the line speaks of one.
     // (A skill or an agent kept among templates, `templates/base/skills/docker/SKILL.md`, is
@@ -1635,7 +1652,8 @@ fn inside_folder_of(src: &str, path: &str) -> bool {
 /// (an agent whose frontmatter `name:` is the folder's).
 fn defines_named_folder(path: &str, name: &str) -> bool {
     folder_named(path, name)
-        && super::names::defines_folder(path.rsplit('/').next().unwrap_or(path))
+        && (super::names::defines_folder(path.rsplit('/').next().unwrap_or(path))
+            || super::names::folder_agent(path))
 }
 
 /// Whether the file at `path` is a code package's entry (`__init__.py`, `index.js`, `mod.rs`).
@@ -3035,6 +3053,29 @@ fn in_folder_named<'p>(path: &'p str, name: &str) -> Option<&'p str> {
     Some(&dir[..at + name.len()])
 }
 
+/// The folder of samples that holds `path` (`tests/fixtures`, `testdata`), if any: a fixture is
+/// a copy of a kind of file (`fixtures/repo-alpha/REVIEW_ME.md`), kept for the tests to read.
+fn fixture_root(path: &str) -> Option<&str> {
+    let mut at = 0;
+    for c in dir_of(path).split('/') {
+        at += c.len();
+        let lower = c.to_ascii_lowercase();
+        if matches!(
+            lower.as_str(),
+            "fixtures"
+                | "fixture"
+                | "__fixtures__"
+                | "test-fixtures"
+                | "test_fixtures"
+                | "testdata"
+        ) {
+            return Some(&path[..at]);
+        }
+        at += 1;
+    }
+    None
+}
+
 /// Whether `path` lies inside the folder `unit`.
 fn is_within(path: &str, unit: &str) -> bool {
     path.len() > unit.len() && path.starts_with(unit) && path.as_bytes()[unit.len()] == b'/'
@@ -3869,6 +3910,47 @@ mod tests {
             &own
         ))
         .is_some());
+    }
+
+    #[test]
+    fn an_agent_in_a_folder_of_its_own_or_written_as_data_is_an_agent() {
+        let folder = "src/agents/engineer/AGENT.md";
+        assert_eq!(entity_of(folder, "engineer"), Entity::Agent);
+        let data = "agents/yaml/helm-chart-specialist.yaml";
+        assert_eq!(entity_of(data, "helm-chart-specialist"), Entity::Agent);
+        // A part of an agent's folder is none; nor is an `AGENT.md` outside `agents/`.
+        let overlay = "src/agents/reviewer/codex/frontmatter.yaml";
+        assert_eq!(entity_of(overlay, "frontmatter"), Entity::Other);
+        assert_eq!(entity_of("docs/AGENT.md", "docs"), Entity::Other);
+        // Named as any agent is: its role noun bare, its distinctive name in a string of code.
+        let doc = "src/skills/deploying-infra/SKILL.md";
+        assert!(edge_to(d(doc, "engineer", 0, None, &[folder])).is_some());
+        let lit = cue::SOURCE | cue::LITERAL;
+        let script = "scripts/convert-agent-md-to-yaml.js";
+        assert!(edge_to(d(script, "helm-chart-specialist", lit, None, &[data])).is_some());
+    }
+
+    #[test]
+    fn a_fixtures_bare_name_is_the_kind_it_samples_outside_its_fixtures_and_tests() {
+        let fixture = ["tracker/fixtures/repo-alpha/REVIEW_ME.md"];
+        let name = "REVIEW_ME.md";
+        assert_eq!(d("relay/SKILL.md", name, 0, None, &fixture), Decision::Weak);
+        let script = "relay/scripts/gate.mjs";
+        assert_eq!(d(script, name, cue::SOURCE, None, &fixture), Decision::Weak);
+        assert_eq!(
+            d("relay/SKILL.md", "REVIEW_ME", 0, None, &fixture),
+            Decision::Weak
+        );
+        // Beside it and in the tests that read it, the sample itself; by a path, anywhere.
+        let beside = "tracker/fixtures/repo-alpha/expected.txt";
+        assert!(edge_to(d(beside, name, 0, None, &fixture)).is_some());
+        let test = "tracker/tests/test_ledger.py";
+        assert!(edge_to(d(test, name, cue::SOURCE, None, &fixture)).is_some());
+        let via = Some("fixtures/repo-alpha/REVIEW_ME.md");
+        assert!(edge_to(d("relay/SKILL.md", name, 0, via, &fixture)).is_some());
+        // A file of the name outside any fixtures is named by it.
+        let real = ["tracker/REVIEW_ME.md"];
+        assert!(edge_to(d("relay/SKILL.md", name, 0, None, &real)).is_some());
     }
 
     #[test]

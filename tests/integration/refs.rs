@@ -759,3 +759,93 @@ fn an_invoked_skills_argument_names_the_file_the_skill_keeps_for_it() {
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(incremental, edges(&p));
 }
+
+#[test]
+fn a_fixture_is_named_by_its_path_and_an_agent_folder_by_its_name() {
+    let p = Project::empty();
+    p.write(
+        "tracker/fixtures/repo-alpha/REVIEW_ME.md",
+        "# Review me\n- [ ] id:0001 check the cache\n",
+    );
+    p.write(
+        "tracker/fixtures/repo-alpha/expected.txt",
+        "REVIEW_ME.md: 1 open box\n",
+    );
+    p.write(
+        "tracker/tests/test_ledger.py",
+        "def test_boxes():\n    p = FIX / \"REVIEW_ME.md\"\n",
+    );
+    p.write(
+        "relay/SKILL.md",
+        "---\nname: relay\ndescription: runs repos\n---\nEach repo keeps a REVIEW_ME.md of open boxes.\nSee `tracker/fixtures/repo-alpha/REVIEW_ME.md` for a sample.\nSpawn the engineer agent to apply it.\n",
+    );
+    p.write(
+        "agents/engineer/AGENT.md",
+        "---\nname: engineer\ndescription: applies changes\n---\nYou apply edits.\n",
+    );
+    p.write(
+        "agents/engineer/claude/frontmatter.yaml",
+        "tools: [Edit, Write]\n",
+    );
+    p.write("agents/yaml/release-agent.yaml", "name: release-agent\n");
+    p.write(
+        "scripts/convert.js",
+        "const names = [\n  'release-agent',\n];\n",
+    );
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"tracker/**\", \"relay/**\", \"agents/**\", \"scripts/**\"]\n",
+    );
+    let edges = |p: &Project| {
+        rows(
+            &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+            &["src", "dst", "line"],
+        )
+    };
+    let row =
+        |src: &str, dst: &str, line: &str| vec![src.to_string(), dst.to_string(), line.to_string()];
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edges(&p);
+    let sample = "tracker/fixtures/repo-alpha/REVIEW_ME.md";
+    // Every repository's file, not the sample; the sample by its path, beside it, in its test.
+    assert!(
+        !full.contains(&row("relay/SKILL.md", sample, "5")),
+        "{full:?}"
+    );
+    assert!(
+        full.contains(&row("relay/SKILL.md", sample, "6")),
+        "{full:?}"
+    );
+    let expected = "tracker/fixtures/repo-alpha/expected.txt";
+    assert!(full.contains(&row(expected, sample, "1")), "{full:?}");
+    let test = "tracker/tests/test_ledger.py";
+    assert!(full.contains(&row(test, sample, "2")), "{full:?}");
+    // The agent kept in a folder is named by it; one written as data by its stem, in code too.
+    let engineer = "agents/engineer/AGENT.md";
+    assert!(
+        full.contains(&row("relay/SKILL.md", engineer, "7")),
+        "{full:?}"
+    );
+    let release = "agents/yaml/release-agent.yaml";
+    assert!(
+        full.contains(&row("scripts/convert.js", release, "2")),
+        "{full:?}"
+    );
+    // An edit refreshed alone decides as a full run does.
+    p.write(
+        "relay/SKILL.md",
+        "---\nname: relay\ndescription: runs repos\n---\nEach repo keeps a REVIEW_ME.md of open boxes.\nHand it to the engineer.\n",
+    );
+    p.src().args(["index"]).assert().success();
+    let incremental = edges(&p);
+    assert!(
+        incremental.contains(&row("relay/SKILL.md", engineer, "6")),
+        "{incremental:?}"
+    );
+    assert!(
+        !incremental.contains(&row("relay/SKILL.md", sample, "5")),
+        "{incremental:?}"
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edges(&p));
+}
