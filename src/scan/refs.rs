@@ -148,7 +148,13 @@ pub fn entity_of(path: &str, name: &str) -> Entity {
             .take_while(|c| *c != folder)
             .any(|c| c == "docs")
     };
-    if md && parent == "agents" && !above("agents") {
+    // OpenCode keeps them in singular folders (`.opencode/agent/`, `.opencode/command/`).
+    let opencode = |kind: &str| {
+        parent == kind
+            && dir.len() > kind.len()
+            && dir[..dir.len() - kind.len() - 1].ends_with(".opencode")
+    };
+    if md && (parent == "agents" || opencode("agent")) && !above("agents") {
         return Entity::Agent;
     }
     // An agent in a folder of its own (`agents/engineer/AGENT.md`), or defined as data
@@ -158,7 +164,8 @@ pub fn entity_of(path: &str, name: &str) -> Entity {
     {
         return Entity::Agent;
     }
-    if md && dir.split('/').any(|c| c == "commands") && !above("commands") {
+    if md && (dir.split('/').any(|c| c == "commands") || opencode("command")) && !above("commands")
+    {
         return Entity::Command;
     }
     if above("skills") {
@@ -3914,6 +3921,12 @@ mod tests {
 
     #[test]
     fn an_agent_in_a_folder_of_its_own_or_written_as_data_is_an_agent() {
+        // OpenCode's singular folders hold its agents and commands.
+        let oc = ".opencode/agent/backend-developer.md";
+        assert_eq!(entity_of(oc, "backend-developer"), Entity::Agent);
+        let occ = ".opencode/command/implement-trd.md";
+        assert_eq!(entity_of(occ, "implement-trd"), Entity::Command);
+        assert_eq!(entity_of("docs/agent/x.md", "x"), Entity::Other);
         let folder = "src/agents/engineer/AGENT.md";
         assert_eq!(entity_of(folder, "engineer"), Entity::Agent);
         let data = "agents/yaml/helm-chart-specialist.yaml";
