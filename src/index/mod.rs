@@ -149,8 +149,10 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // path's brace set spaced after its commas (`rules/{a, b}`) expands as one unspaced;
         // 35: a fixture's bare name outside its fixtures and tests is no name of it, an agent
         // in a folder of its own (`agents/x/AGENT.md`) or as data (`agents/yaml/x.yaml`) is an
-        // agent (twenty-seventh).
-        "rules": 35,
+        // agent (twenty-seventh); 36: a capitalised word said to be an agent ("Core agent")
+        // and a list the kind's word introduces ("agents (designer, core)") name agents;
+        // OpenCode's singular `.opencode/agent/` and `.opencode/command/` hold its things.
+        "rules": 36,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

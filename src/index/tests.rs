@@ -81,6 +81,8 @@ const PATHS: &[&str] = &[
     ".claude/skills/alpha/references/check.md",
     ".claude/skills/beta/references/check.md",
     ".claude/agents/alpha.md",
+    ".claude/agents/core/AGENT.md",
+    ".claude/tests/fixtures/REVIEW_ME.md",
     // A desktop's duplicate of an agent, which yields to it.
     ".claude/agents/alpha 2.md",
     // An agent named in title case, written in lower case elsewhere.
@@ -160,6 +162,10 @@ const PATHS: &[&str] = &[
 ];
 
 const WORDS: &[&str] = &[
+    "\nReceives from: Alpha agent (contracts)",
+    "\nthe Core agent decides",
+    "\nDelegate to agents (alpha, review) now",
+    "\nsee fixtures/REVIEW_ME.md or REVIEW_ME.md",
     "\nconfigured in `.mcp.json`",
     "\nor ../.mcp.json",
     "\nrun `/beta stale` now",

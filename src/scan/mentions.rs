@@ -82,6 +82,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     }
     tree_entries(bytes, path, &mut out);
     capitalized_list_heads(matcher, bytes, &langs, data, &mut out);
+    capitalised_agents(matcher, bytes, &langs, data, &mut out);
     // A capitalised word heads list items, table cells and titles ("- Status: PASS", "##
     // Evolve Command", "Planner Agent" of another harness) and labels in code spans
     // (`` `Research → Plan → Execute` ``, `## Command: Status`) as a word, not a name: there its
@@ -709,6 +710,7 @@ fn listed_together(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]
             && !matcher.name(m.name).contains(['.', '/'])
     };
     let mut listed = vec![false; found.len()];
+    let mut introduced = vec![0u64; found.len()];
     let distinct = |m: &Mention| matcher.is_distinctive(m.name);
     // Runs of names joined one to the next (`a, b and c`), as index ranges.
     let joined = |i: usize| {
@@ -727,6 +729,18 @@ fn listed_together(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]
         }
         let run = start..i;
         start = i;
+        // A list the kind's word introduces ("agents (designer, frontend, core)", "Specialized
+        // subagents: ai, core") names things of that kind, however common their names.
+        if run.len() >= 2 {
+            let first = &found[run.start].0;
+            let ls = memchr::memrchr(b'\n', &bytes[..first.start]).map_or(0, |i| i + 1);
+            let kind = introduced_by_kind(&bytes[ls..first.start]);
+            if kind != 0 {
+                for k in run.clone() {
+                    introduced[k] = kind;
+                }
+            }
+        }
         // A list of words that mostly are words ("resources, forms, tables, actions, widgets,
         // infolists": what a plugin generates) lists things, not names, though its one
         // distinctive word is a name: names are listed among names (a third at least:
@@ -747,6 +761,11 @@ fn listed_together(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]
             }
         }
     }
+    for ((_, c), kind) in found.iter_mut().zip(&introduced) {
+        if *kind != 0 && c.bits & cue::KINDS == 0 {
+            c.bits |= cue::ENTITY | kind;
+        }
+    }
     for ((m, c), l) in found.iter_mut().zip(listed) {
         // A capitalised word heads a list only at the start of a sentence ("Brainstorming and
         // systematic-debugging are …"); in mid-sentence it is a title's or a proper noun's.
@@ -758,6 +777,28 @@ fn listed_together(matcher: &Matcher, bytes: &[u8], found: &mut [(Mention, Cue)]
             c.bits |= cue::LIST;
         }
     }
+}
+
+/// The kind of thing (`cue::AS_*`) whose word ends `lead`, a line up to a list of names,
+/// with an opening parenthesis or a colon between them ("agents (", "subagents: "), or 0.
+fn introduced_by_kind(lead: &[u8]) -> u64 {
+    let t = lead.trim_ascii_end();
+    let t = t.strip_suffix(b"`").unwrap_or(t).trim_ascii_end();
+    let Some(t) = t.strip_suffix(b"(").or_else(|| t.strip_suffix(b":")) else {
+        return 0;
+    };
+    let t = t.trim_ascii_end();
+    let deco = t
+        .iter()
+        .rev()
+        .take_while(|b| matches!(b, b'*' | b'_'))
+        .count();
+    let t = &t[..t.len() - deco];
+    let s = t
+        .iter()
+        .rposition(|b| !(b.is_ascii_alphabetic() || *b == b'-' || *b == b'_'))
+        .map_or(0, |i| i + 1);
+    cue::entity_kind(&t[s..])
 }
 
 /// A table row: its line number and its cells as byte ranges.
@@ -964,6 +1005,136 @@ fn capitalized_list_heads(
         found.dedup_by_key(|(m, _)| (m.name, m.line, m.start));
     }
 }
+
+/// A capitalised word said to be an agent ("Core agent (contracts)", "hand off to the
+/// Frontend agent") is the agent of its lower-case name, however common the word: the matcher
+/// finds only role nouns capitalised (`Planner`), and the kind said after it is the cue.
+fn capitalised_agents(
+    matcher: &Matcher,
+    bytes: &[u8],
+    langs: &cue::FileLangs,
+    data: bool,
+    found: &mut Vec<(Mention, Cue)>,
+) {
+    // In code such a phrase is a string's or a comment's ("// Test agent configuration").
+    if langs.base().is_some() {
+        return;
+    }
+    let mut said: Vec<(Mention, Cue)> = Vec::new();
+    for (s, e, lower) in agent_words(bytes) {
+        let Some(id) = matcher.id_of(&lower) else {
+            continue;
+        };
+        if found.iter().any(|(x, _)| x.start < e && s < x.end) {
+            continue;
+        }
+        let line = memchr::memchr_iter(b'\n', &bytes[..s]).count() as u32 + 1;
+        let mention = Mention {
+            name: id,
+            line,
+            text: String::new(),
+            start: s,
+            end: e,
+        };
+        said.push((mention, langs.cue(bytes, s, e, data)));
+    }
+    if !said.is_empty() {
+        found.extend(said);
+        found.sort_by_key(|(m, _)| (m.start, m.end));
+    }
+}
+
+/// Each capitalised word (`Frontend`: a capital, then lower-case letters or digits, three or
+/// more bytes) followed by one space and an agent's kind word: its span and lower-case form.
+/// The kind word is a word of prose (`agent`, `Agents`), not a file's name (`AGENTS.md`). At
+/// a sentence's start a verb of work is an imperative ("Test agent mesh", "Check agent
+/// output"), not the agent `test`.
+fn agent_words(bytes: &[u8]) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(bytes, b" ") {
+        let after = &bytes[at + 1..];
+        let kind_end = after
+            .iter()
+            .position(|b| !b.is_ascii_alphabetic() && *b != b'-')
+            .unwrap_or(after.len());
+        let kind = &after[..kind_end];
+        let file_name = after.get(kind_end) == Some(&b'.')
+            && after
+                .get(kind_end + 1)
+                .is_some_and(u8::is_ascii_alphanumeric);
+        if cue::entity_kind(kind) != cue::AS_AGENT
+            || file_name
+            || kind.len() > 1 && kind[1..].iter().any(u8::is_ascii_uppercase)
+        {
+            continue;
+        }
+        let s = bytes[..at]
+            .iter()
+            .rposition(|b| !b.is_ascii_alphanumeric())
+            .map_or(0, |i| i + 1);
+        let w = &bytes[s..at];
+        let word_before = s > 0 && is_word(bytes[s - 1]);
+        if w.len() < 3
+            || word_before
+            || !w[0].is_ascii_uppercase()
+            || !w[1..]
+                .iter()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        {
+            continue;
+        }
+        let Ok(t) = std::str::from_utf8(w) else {
+            continue;
+        };
+        let lower = t.to_ascii_lowercase();
+        let ls = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
+        if IMPERATIVES.contains(&lower.as_str()) && sentence_start(&bytes[ls..s]) {
+            continue;
+        }
+        out.push((s, at, lower));
+    }
+    out
+}
+
+/// Verbs of work that start a task's sentence ("Test agent delegation"), capitalised there.
+const IMPERATIVES: [&str; 36] = [
+    "add",
+    "build",
+    "call",
+    "check",
+    "configure",
+    "create",
+    "debug",
+    "define",
+    "delete",
+    "deploy",
+    "disable",
+    "enable",
+    "ensure",
+    "fix",
+    "implement",
+    "improve",
+    "install",
+    "invoke",
+    "launch",
+    "load",
+    "read",
+    "refactor",
+    "register",
+    "remove",
+    "run",
+    "set",
+    "spawn",
+    "start",
+    "stop",
+    "test",
+    "update",
+    "use",
+    "validate",
+    "verify",
+    "write",
+    "monitor",
+];
 
 /// In `before` (a line up to a name), the capitalised word (`Brainstorming`: a capital, then
 /// no other) that starts the sentence and is joined to the name by a list joiner: its span.
@@ -3018,6 +3189,7 @@ pub fn generic_path_names(bytes: &[u8], path: &str) -> Vec<String> {
 /// finds.
 pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
     let mut out: Vec<String> = chained_words(bytes, path);
+    out.extend(agent_words(bytes).into_iter().map(|(_, _, w)| w));
     out.extend(folder_link_names(bytes, path));
     out.extend(generic_path_names(bytes, path));
     out.extend(generic_near_words(bytes, path));
@@ -3372,6 +3544,46 @@ mod tests {
         assert!(bits & cue::AS_AGENT != 0, "{got:?}");
         let got = found(&["planner"], "#### 5. Planner Overview\n", "a.md");
         assert!(got.iter().all(|g| g.2 & cue::ENTITY == 0), "{got:?}");
+    }
+
+    #[test]
+    fn a_word_said_to_be_an_agent_or_listed_after_the_kind_is_named_as_one() {
+        let names = ["core", "frontend", "designer", "read", "test"];
+        let kinds = |got: &[(String, u32, u64, Option<String>)], name: &str, line: u32| {
+            got.iter()
+                .find(|g| g.0 == name && g.1 == line)
+                .map(|g| g.2 & (cue::ENTITY | cue::AS_AGENT))
+        };
+        // Capitalised before the kind's word: found, and said to be an agent.
+        let text = "Receives from: Core agent (contracts).\n\
+                    Hand off to the Frontend agent.\n\
+                    The Core team decides.\n\
+                    - Test agent mesh is tested.\n\
+                    Core AGENTS.md\n";
+        let got = found(&names, text, "a.md");
+        let said = Some(cue::ENTITY | cue::AS_AGENT);
+        assert_eq!(kinds(&got, "core", 1), said, "{got:?}");
+        assert_eq!(kinds(&got, "frontend", 2), said, "{got:?}");
+        assert_eq!(kinds(&got, "core", 3), None, "no kind said: {got:?}");
+        assert_eq!(kinds(&got, "test", 4), None, "an imperative: {got:?}");
+        assert_eq!(kinds(&got, "core", 5), None, "a file's name: {got:?}");
+        // The small pass looks the lower-case word up.
+        let unseen = unseen_words(text.as_bytes(), "a.md");
+        assert!(unseen.contains(&"frontend".to_string()), "{unseen:?}");
+        // Not in code, where it is a string's or a comment's.
+        let code = found(&names, "// Hand off to the Frontend agent\n", "a.js");
+        assert_eq!(kinds(&code, "frontend", 1), None, "{code:?}");
+        // A list the kind's word introduces.
+        let text = "Delegate to agents (designer, frontend, core) when needed.\n\
+                    Specialized subagents: core, frontend\n\
+                    Tools (read, core, frontend)\n";
+        let got = found(&names, text, "a.md");
+        for name in ["designer", "frontend", "core"] {
+            assert_eq!(kinds(&got, name, 1), said, "{name}: {got:?}");
+        }
+        assert_eq!(kinds(&got, "core", 2), said, "{got:?}");
+        assert_eq!(kinds(&got, "read", 3), Some(0), "{got:?}");
+        assert_eq!(kinds(&got, "core", 3), Some(0), "{got:?}");
     }
 
     #[test]

@@ -138,12 +138,14 @@ fn accepted<'a>(path: &str, frontmatter: Option<&'a str>, cfg: &Names) -> Option
     })
 }
 
-/// Whether a file's title-case frontmatter name (`Hook Development`) is its name: a skill's or
-/// an agent's, which the client shows by it. Another page's title (an example command's
-/// `name: Test Commands`) is no name of the page.
+/// Whether a file's title-case frontmatter name (`Hook Development`) is its name: a skill's,
+/// an agent's or an output style's (`Marketing Strategist`), which the client shows by it.
+/// Another page's title (an example command's `name: Test Commands`) is no name of the page.
 fn titled_by(path: &str) -> bool {
     let (dir, base) = path.rsplit_once('/').unwrap_or(("", path));
-    base.eq_ignore_ascii_case("SKILL.md") || dir.rsplit('/').next() == Some("agents")
+    base.eq_ignore_ascii_case("SKILL.md")
+        || matches!(dir.rsplit('/').next(), Some("agents" | "output-styles"))
+        || folder_agent(path)
 }
 
 /// Whether the file at `path` is an agent kept in a folder of its own (`agents/engineer/AGENT.md`
@@ -473,7 +475,7 @@ mod tests {
     }
 
     #[test]
-    fn a_title_case_name_names_a_skill_or_an_agent_only() {
+    fn a_title_case_name_names_a_skill_an_agent_or_a_style_only() {
         let cfg = Names::default();
         let head = b"---\nname: Hook Development\n---\n";
         assert_eq!(
@@ -483,6 +485,12 @@ mod tests {
         assert_eq!(
             frontmatter_name("p/agents/x.md", head, &cfg).as_deref(),
             Some("Hook Development")
+        );
+        // An output style is chosen by its title.
+        let style = b"---\nname: Marketing Strategist\n---\n";
+        assert_eq!(
+            frontmatter_name("output-styles/marketing-strategist.md", style, &cfg).as_deref(),
+            Some("Marketing Strategist")
         );
         // An example page's title is no name of the page.
         assert_eq!(

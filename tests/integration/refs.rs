@@ -849,3 +849,60 @@ fn a_fixture_is_named_by_its_path_and_an_agent_folder_by_its_name() {
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(incremental, edges(&p));
 }
+
+#[test]
+fn an_agent_of_a_common_word_is_named_when_said_to_be_one() {
+    let p = Project::empty();
+    for a in ["core", "frontend", "designer"] {
+        p.write(
+            &format!("agents/{a}.md"),
+            &format!(
+                "---\nname: {a}\ndescription: the {a} role\nmodel: sonnet\n---\nYou are {a}.\n"
+            ),
+        );
+    }
+    p.write("docs/core.md", "# Core\nThe core library.\n");
+    p.write(
+        "docs/flow.md",
+        "# Flow\n- **Receives from**: Core agent (contracts)\n- Delegate to agents (designer, frontend) when needed\n- The core library is stable.\n",
+    );
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"agents/**\", \"docs/**\"]\n",
+    );
+    let edges = |p: &Project| {
+        rows(
+            &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+            &["src", "dst", "line"],
+        )
+    };
+    let row =
+        |src: &str, dst: &str, line: &str| vec![src.to_string(), dst.to_string(), line.to_string()];
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edges(&p);
+    let flow = "docs/flow.md";
+    assert!(full.contains(&row(flow, "agents/core.md", "2")), "{full:?}");
+    assert!(
+        full.contains(&row(flow, "agents/frontend.md", "3")),
+        "{full:?}"
+    );
+    // The word alone is a word; said to be an agent, it is no document of the name.
+    assert!(
+        !full.iter().any(|r| r[0] == flow && r[2] == "4"),
+        "{full:?}"
+    );
+    assert!(!full.iter().any(|r| r[1] == "docs/core.md"), "{full:?}");
+    // An edit refreshed alone decides as a full run does.
+    p.write(
+        flow,
+        "# Flow\n\n- **Receives from**: Core agent (contracts)\n- Delegate to agents (designer, frontend) when needed\n",
+    );
+    p.src().args(["index"]).assert().success();
+    let incremental = edges(&p);
+    assert!(
+        incremental.contains(&row(flow, "agents/core.md", "3")),
+        "{incremental:?}"
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edges(&p));
+}
