@@ -1051,8 +1051,24 @@ fn capitalised_agents(
 /// output"), not the agent `test`.
 fn agent_words(bytes: &[u8]) -> Vec<(usize, usize, String)> {
     let mut out = Vec::new();
-    for at in memchr::memmem::find_iter(bytes, b" ") {
-        let after = &bytes[at + 1..];
+    // From each "gent" (agent, Agents, subagent, sub-agent): the kind word, then the space.
+    for g in memchr::memmem::find_iter(bytes, b"gent") {
+        let Some(mut ks) = g.checked_sub(1) else {
+            continue;
+        };
+        if !matches!(bytes[ks], b'a' | b'A') {
+            continue;
+        }
+        for prefix in [&b"sub-"[..], b"sub"] {
+            if ks >= prefix.len() && bytes[ks - prefix.len()..ks].eq_ignore_ascii_case(prefix) {
+                ks -= prefix.len();
+                break;
+            }
+        }
+        let Some(at) = ks.checked_sub(1).filter(|&at| bytes[at] == b' ') else {
+            continue;
+        };
+        let after = &bytes[ks..];
         let kind_end = after
             .iter()
             .position(|b| !b.is_ascii_alphabetic() && *b != b'-')
