@@ -25,6 +25,19 @@ fn rows(tsv: &str, cols: &[&str]) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// `src query edges` of `p` as `[src, dst, line]` rows.
+fn edge_rows(p: &Project) -> Vec<Vec<String>> {
+    rows(
+        &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
+        &["src", "dst", "line"],
+    )
+}
+
+/// An edge as `edge_rows` gives it.
+fn edge(src: &str, dst: &str, line: &str) -> Vec<String> {
+    vec![src.to_string(), dst.to_string(), line.to_string()]
+}
+
 /// `# PLAIN:` rows of the labels: `[src, line, name]` that are neither edges nor weak mentions.
 fn plain() -> BTreeSet<Vec<String>> {
     let text = std::fs::read_to_string(fixtures().join("refs.expected.tsv"))
@@ -711,27 +724,22 @@ fn an_invoked_skills_argument_names_the_file_the_skill_keeps_for_it() {
         ".src/config.yaml",
         "scope:\n  include: [\"skills/**\", \"docs/**\"]\n",
     );
-    let edges = |p: &Project| {
-        rows(
-            &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
-            &["src", "dst", "line"],
-        )
-    };
-    let row =
-        |src: &str, dst: &str, line: &str| vec![src.to_string(), dst.to_string(), line.to_string()];
     p.src().args(["index", "--full"]).assert().success();
-    let full = edges(&p);
+    let full = edge_rows(&p);
     let stale = "skills/chronicle/scripts/stale.ts";
-    assert!(full.contains(&row("docs/plan.md", stale, "1")), "{full:?}");
+    assert!(full.contains(&edge("docs/plan.md", stale, "1")), "{full:?}");
     assert!(
-        full.contains(&row("skills/chronicle/SKILL.md", stale, "5")),
+        full.contains(&edge("skills/chronicle/SKILL.md", stale, "5")),
         "{full:?}"
     );
     // The plain word is no name of the script.
-    assert!(!full.contains(&row("docs/plan.md", stale, "2")), "{full:?}");
+    assert!(
+        !full.contains(&edge("docs/plan.md", stale, "2")),
+        "{full:?}"
+    );
     // A skill's own test reads its SKILL.md.
     assert!(
-        full.contains(&row(
+        full.contains(&edge(
             "skills/chronicle/tests/test_skill.py",
             "skills/chronicle/SKILL.md",
             "2"
@@ -751,13 +759,13 @@ fn an_invoked_skills_argument_names_the_file_the_skill_keeps_for_it() {
         "Plan.\n- [x] `/chronicle stale` shows old items\nItems go stale after 14 days.\n",
     );
     p.src().args(["index"]).assert().success();
-    let incremental = edges(&p);
+    let incremental = edge_rows(&p);
     assert!(
-        incremental.contains(&row("docs/plan.md", stale, "2")),
+        incremental.contains(&edge("docs/plan.md", stale, "2")),
         "{incremental:?}"
     );
     p.src().args(["index", "--full"]).assert().success();
-    assert_eq!(incremental, edges(&p));
+    assert_eq!(incremental, edge_rows(&p));
 }
 
 #[test]
@@ -796,39 +804,31 @@ fn a_fixture_is_named_by_its_path_and_an_agent_folder_by_its_name() {
         ".src/config.yaml",
         "scope:\n  include: [\"tracker/**\", \"relay/**\", \"agents/**\", \"scripts/**\"]\n",
     );
-    let edges = |p: &Project| {
-        rows(
-            &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
-            &["src", "dst", "line"],
-        )
-    };
-    let row =
-        |src: &str, dst: &str, line: &str| vec![src.to_string(), dst.to_string(), line.to_string()];
     p.src().args(["index", "--full"]).assert().success();
-    let full = edges(&p);
+    let full = edge_rows(&p);
     let sample = "tracker/fixtures/repo-alpha/REVIEW_ME.md";
     // Every repository's file, not the sample; the sample by its path, beside it, in its test.
     assert!(
-        !full.contains(&row("relay/SKILL.md", sample, "5")),
+        !full.contains(&edge("relay/SKILL.md", sample, "5")),
         "{full:?}"
     );
     assert!(
-        full.contains(&row("relay/SKILL.md", sample, "6")),
+        full.contains(&edge("relay/SKILL.md", sample, "6")),
         "{full:?}"
     );
     let expected = "tracker/fixtures/repo-alpha/expected.txt";
-    assert!(full.contains(&row(expected, sample, "1")), "{full:?}");
+    assert!(full.contains(&edge(expected, sample, "1")), "{full:?}");
     let test = "tracker/tests/test_ledger.py";
-    assert!(full.contains(&row(test, sample, "2")), "{full:?}");
+    assert!(full.contains(&edge(test, sample, "2")), "{full:?}");
     // The agent kept in a folder is named by it; one written as data by its stem, in code too.
     let engineer = "agents/engineer/AGENT.md";
     assert!(
-        full.contains(&row("relay/SKILL.md", engineer, "7")),
+        full.contains(&edge("relay/SKILL.md", engineer, "7")),
         "{full:?}"
     );
     let release = "agents/yaml/release-agent.yaml";
     assert!(
-        full.contains(&row("scripts/convert.js", release, "2")),
+        full.contains(&edge("scripts/convert.js", release, "2")),
         "{full:?}"
     );
     // An edit refreshed alone decides as a full run does.
@@ -837,17 +837,17 @@ fn a_fixture_is_named_by_its_path_and_an_agent_folder_by_its_name() {
         "---\nname: relay\ndescription: runs repos\n---\nEach repo keeps a REVIEW_ME.md of open boxes.\nHand it to the engineer.\n",
     );
     p.src().args(["index"]).assert().success();
-    let incremental = edges(&p);
+    let incremental = edge_rows(&p);
     assert!(
-        incremental.contains(&row("relay/SKILL.md", engineer, "6")),
+        incremental.contains(&edge("relay/SKILL.md", engineer, "6")),
         "{incremental:?}"
     );
     assert!(
-        !incremental.contains(&row("relay/SKILL.md", sample, "5")),
+        !incremental.contains(&edge("relay/SKILL.md", sample, "5")),
         "{incremental:?}"
     );
     p.src().args(["index", "--full"]).assert().success();
-    assert_eq!(incremental, edges(&p));
+    assert_eq!(incremental, edge_rows(&p));
 }
 
 #[test]
@@ -870,20 +870,15 @@ fn an_agent_of_a_common_word_is_named_when_said_to_be_one() {
         ".src/config.yaml",
         "scope:\n  include: [\"agents/**\", \"docs/**\"]\n",
     );
-    let edges = |p: &Project| {
-        rows(
-            &stdout(p.src().args(["query", "edges", "--format", "tsv"])),
-            &["src", "dst", "line"],
-        )
-    };
-    let row =
-        |src: &str, dst: &str, line: &str| vec![src.to_string(), dst.to_string(), line.to_string()];
     p.src().args(["index", "--full"]).assert().success();
-    let full = edges(&p);
+    let full = edge_rows(&p);
     let flow = "docs/flow.md";
-    assert!(full.contains(&row(flow, "agents/core.md", "2")), "{full:?}");
     assert!(
-        full.contains(&row(flow, "agents/frontend.md", "3")),
+        full.contains(&edge(flow, "agents/core.md", "2")),
+        "{full:?}"
+    );
+    assert!(
+        full.contains(&edge(flow, "agents/frontend.md", "3")),
         "{full:?}"
     );
     // The word alone is a word; said to be an agent, it is no document of the name.
@@ -898,11 +893,11 @@ fn an_agent_of_a_common_word_is_named_when_said_to_be_one() {
         "# Flow\n\n- **Receives from**: Core agent (contracts)\n- Delegate to agents (designer, frontend) when needed\n",
     );
     p.src().args(["index"]).assert().success();
-    let incremental = edges(&p);
+    let incremental = edge_rows(&p);
     assert!(
-        incremental.contains(&row(flow, "agents/core.md", "3")),
+        incremental.contains(&edge(flow, "agents/core.md", "3")),
         "{incremental:?}"
     );
     p.src().args(["index", "--full"]).assert().success();
-    assert_eq!(incremental, edges(&p));
+    assert_eq!(incremental, edge_rows(&p));
 }
