@@ -539,6 +539,20 @@ pub fn decide_hinted(
     if m.cue & cue::NO_NAME != 0 || bearers.is_empty() {
         return Decision::Weak;
     }
+    // "Any `.claude/settings.json`", "each `.claude/CLAUDE.md`": a file every project keeps,
+    // in the client's folder every project keeps, written as the kind of file. (A path with
+    // folders of the tree's own after "a" names it: "add a `user/hooks/CLAUDE.md` section".)
+    if m.cue & (cue::ANY | cue::OTHERS) == cue::ANY {
+        let written = m.via.unwrap_or(m.name);
+        if let Some((dir, base)) = written.rsplit_once('/') {
+            let hidden = dir
+                .split('/')
+                .all(|c| c.starts_with('.') && c != "." && c != "..");
+            if hidden && (is_client_file(base) || base.starts_with("settings.")) {
+                return Decision::Weak;
+            }
+        }
+    }
     // A name of one or two letters (`do`, `qa`, `os`) is a word a reader cannot tell from any
     // other, even invoked (`/do`, `` `qa` ``): only code's import of the module (`import os`,
     // `from app import db`) or a path with folders (`/en/skills/ba/`) names it. (The labelled
@@ -5266,6 +5280,37 @@ mod tests {
             0,
             Some("../../CLAUDE.md"),
             &c
+        ))
+        .is_some());
+    }
+
+    #[test]
+    fn a_kept_everywhere_file_after_a_determiner_is_the_kind_with_its_folders_too() {
+        let b = ["claude/.claude/settings.json"];
+        let src = "claude/.claude/skills/review-permissions/SKILL.md";
+        let via = Some(".claude/settings.json");
+        // "in any `.claude/settings.json`"
+        assert_eq!(
+            d(src, ".claude/settings.json", cue::ANY, via, &b),
+            Decision::Weak
+        );
+        assert!(edge_to(d(src, ".claude/settings.json", 0, via, &b)).is_some());
+        // "its own `.claude/settings.json`" is another's, decided as before; any other file
+        // after a determiner is still the one its path leads to.
+        let others = cue::ANY | cue::OTHERS;
+        assert!(edge_to(d(src, ".claude/settings.json", others, via, &b)).is_some());
+        let script = ["scripts/gate.sh"];
+        let via = Some("scripts/gate.sh");
+        assert!(edge_to(d("README.md", "scripts/gate.sh", cue::ANY, via, &script)).is_some());
+        // Nor is a path through the tree's own folders ("add a `user/hooks/CLAUDE.md` section").
+        let own = ["user/hooks/CLAUDE.md"];
+        let via = Some("user/hooks/CLAUDE.md");
+        assert!(edge_to(d(
+            "docs/plan.md",
+            "user/hooks/CLAUDE.md",
+            cue::ANY,
+            via,
+            &own
         ))
         .is_some());
     }
