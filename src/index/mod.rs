@@ -151,10 +151,10 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // in a folder of its own (`agents/x/AGENT.md`) or as data (`agents/yaml/x.yaml`) is an
         // agent (twenty-seventh); 36: a capitalised word said to be an agent ("Core agent")
         // and a list the kind's word introduces ("agents (designer, core)") name agents;
-        // OpenCode's singular `.opencode/agent/` and `.opencode/command/` hold its things; an
-        // output style is named by its frontmatter title; "any `.claude/settings.json`" is the
-        // kind of file.
-        "rules": 36,
+        // OpenCode's singular `.opencode/agent/` and `.opencode/command/` hold its things, an
+        // output style is named by its frontmatter title; 37: "any `.claude/settings.json`" is
+        // the kind of file.
+        "rules": 37,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }
