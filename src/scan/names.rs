@@ -208,13 +208,16 @@ fn holds_data(base: &str) -> bool {
 /// Whether a data file in an `agents/` folder, or one folder below it, is an agent's definition
 /// (`agents/yaml/release-agent.yaml`, whose `name:` is its stem): named by that name as an
 /// agent written in Markdown is. (Deeper, it is a part of one: an agent folder's per-client
-/// `agents/reviewer/codex/frontmatter.yaml`.)
+/// `agents/reviewer/codex/frontmatter.yaml`. Inside a skill, it is the skill's settings for a
+/// client's agents, named after the client: `skills/x/agents/openai.yaml`.)
 pub fn defines_agent(dir: Option<&str>, base: &str) -> bool {
     let ext = base.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    let mut up = dir.unwrap_or("").rsplit('/');
+    let dir = dir.unwrap_or("");
+    let mut up = dir.rsplit('/');
     let (parent, grand) = (up.next(), up.next());
     matches!(ext.as_deref(), Some("yaml" | "yml" | "json"))
         && (parent == Some("agents") || grand == Some("agents"))
+        && !dir.split('/').any(|c| c == "skills")
 }
 
 /// Whether a script's stem is dotted (`res.sendFile.js`, `app.listen.js`, `vite.config.ts`): it
@@ -301,8 +304,10 @@ mod tests {
             Some(&("release-agent".into(), "stem"))
         );
         assert_eq!(names("config/agents.yaml").len(), 2);
-        // A part of an agent kept in a folder (its per-client overlay) is no agent.
+        // A part of an agent kept in a folder (its per-client overlay) is no agent, nor a
+        // skill's settings for a client's agents.
         assert_eq!(names("src/agents/reviewer/codex/frontmatter.yaml").len(), 2);
+        assert_eq!(names("skills/jira-task/agents/openai.yaml").len(), 2);
         assert_eq!(names("test/res.sendFile.js").len(), 2);
         assert_eq!(
             names(".claude/settings.json.bak").len(),

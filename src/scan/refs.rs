@@ -3949,6 +3949,8 @@ mod tests {
         let overlay = "src/agents/reviewer/codex/frontmatter.yaml";
         assert_eq!(entity_of(overlay, "frontmatter"), Entity::Other);
         assert_eq!(entity_of("docs/AGENT.md", "docs"), Entity::Other);
+        let config = "skills/jira-task/agents/openai.yaml";
+        assert_eq!(entity_of(config, "openai"), Entity::Other);
         // Named as any agent is: its role noun bare, its distinctive name in a string of code.
         let doc = "src/skills/deploying-infra/SKILL.md";
         assert!(edge_to(d(doc, "engineer", 0, None, &[folder])).is_some());
