@@ -1090,13 +1090,7 @@ fn agent_words(bytes: &[u8]) -> Vec<(usize, usize, String)> {
             .map_or(0, |i| i + 1);
         let w = &bytes[s..at];
         let word_before = s > 0 && is_word(bytes[s - 1]);
-        if w.len() < 3
-            || word_before
-            || !w[0].is_ascii_uppercase()
-            || !w[1..]
-                .iter()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        {
+        if w.len() < 3 || word_before || !capitalised(w) {
             continue;
         }
         let Ok(t) = std::str::from_utf8(w) else {
@@ -1134,6 +1128,7 @@ const IMPERATIVES: [&str; 36] = [
     "invoke",
     "launch",
     "load",
+    "monitor",
     "read",
     "refactor",
     "register",
@@ -1149,7 +1144,6 @@ const IMPERATIVES: [&str; 36] = [
     "validate",
     "verify",
     "write",
-    "monitor",
 ];
 
 /// In `before` (a line up to a name), the capitalised word (`Brainstorming`: a capital, then

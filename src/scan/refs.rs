@@ -149,11 +149,7 @@ pub fn entity_of(path: &str, name: &str) -> Entity {
             .any(|c| c == "docs")
     };
     // OpenCode keeps them in singular folders (`.opencode/agent/`, `.opencode/command/`).
-    let opencode = |kind: &str| {
-        parent == kind
-            && dir.len() > kind.len()
-            && dir[..dir.len() - kind.len() - 1].ends_with(".opencode")
-    };
+    let opencode = |kind: &str| parent == kind && dir.rsplit('/').nth(1) == Some(".opencode");
     if md && (parent == "agents" || opencode("agent")) && !above("agents") {
         return Entity::Agent;
     }
@@ -510,7 +506,8 @@ pub fn decide_with(
 #[derive(Debug, Clone, Copy)]
 pub struct NameHint {
     /// Every bearer is a plain file (no agent, command or skill) outside any `plugins/` folder
-    /// and any fixtures, and the name has no extension: a bare mention's decision is the same for all of them.
+    /// and any fixtures, and the name has no extension: a bare mention's decision is the same
+    /// for all of them.
     pub plain: bool,
 }
 
@@ -3077,19 +3074,19 @@ fn in_folder_named<'p>(path: &'p str, name: &str) -> Option<&'p str> {
 /// The folder of samples that holds `path` (`tests/fixtures`, `testdata`), if any: a fixture is
 /// a copy of a kind of file (`fixtures/repo-alpha/REVIEW_ME.md`), kept for the tests to read.
 fn fixture_root(path: &str) -> Option<&str> {
+    // (Asked of every bearer a bare mention is decided among: no allocation.)
+    const SAMPLES: [&str; 6] = [
+        "fixtures",
+        "fixture",
+        "__fixtures__",
+        "test-fixtures",
+        "test_fixtures",
+        "testdata",
+    ];
     let mut at = 0;
     for c in dir_of(path).split('/') {
         at += c.len();
-        let lower = c.to_ascii_lowercase();
-        if matches!(
-            lower.as_str(),
-            "fixtures"
-                | "fixture"
-                | "__fixtures__"
-                | "test-fixtures"
-                | "test_fixtures"
-                | "testdata"
-        ) {
+        if SAMPLES.iter().any(|f| c.eq_ignore_ascii_case(f)) {
             return Some(&path[..at]);
         }
         at += 1;
