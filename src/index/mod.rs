@@ -153,8 +153,13 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // and a list the kind's word introduces ("agents (designer, core)") name agents;
         // OpenCode's singular `.opencode/agent/` and `.opencode/command/` hold its things, an
         // output style is named by its frontmatter title; 37: "any `.claude/settings.json`" is
-        // the kind of file.
-        "rules": 37,
+        // the kind of file; 38: "the project's `CLAUDE.md`" in an agent, skill or command a
+        // kit ships is any project's, "the global `CLAUDE.md`" and "your own `CLAUDE.md`" are
+        // not the project's, a file names another kind of thing of its own name when the line
+        // says which ("spawns the my-review agent"), what is spawned is an agent, a skill's
+        // `SKILL.md` names the documents beside it by their stems in code spans
+        // (twenty-eighth).
+        "rules": 38,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

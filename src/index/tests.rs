@@ -159,6 +159,10 @@ const PATHS: &[&str] = &[
     ".claude/tools/kit-x/.mcp.json",
     ".claude/skills/beta/scripts/stale.sh",
     ".claude/skills/alpha/tests/test_alpha.py",
+    // A step a skill keeps beside its SKILL.md; a skill a kit ships; the root's rules.
+    ".claude/skills/alpha/check.md",
+    "skills/alpha/SKILL.md",
+    "CLAUDE.md",
 ];
 
 const WORDS: &[&str] = &[
@@ -166,6 +170,9 @@ const WORDS: &[&str] = &[
     "\nthe Core agent decides",
     "\nDelegate to agents (alpha, review) now",
     "\nsee fixtures/REVIEW_ME.md or REVIEW_ME.md",
+    "\n### Dispatch — `check`",
+    "\nthen spawns the alpha agent",
+    "\nInstall the global `CLAUDE.md`, not the target repo's `CLAUDE.md`",
     "\nconfigured in `.mcp.json`",
     "\nor ../.mcp.json",
     "\nrun `/beta stale` now",

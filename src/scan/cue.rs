@@ -159,6 +159,8 @@ pub const LOWERED: u64 = 1 << 42;
 /// thing's subcommand, which a skill may keep in a file of that name (`scripts/stale.ts`,
 /// `reference/craft.md`). Which invocation is read from the line (`scan::refs`).
 pub const ARG: u64 = 1 << 43;
+/// After "global" or "user-level": the user's own file of the name, not the project's.
+pub const GLOBAL: u64 = 1 << 44;
 
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
@@ -956,7 +958,13 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     // A kind in parentheses says it too (`/dead-code-auditor` (sub-agent)).
     let after = trim_decor_start(&line[e..]);
     let next = first_word(after.strip_prefix(b"(").unwrap_or(after));
-    let kinds = entity_kind(prev) | entity_kind(next) | row_kind(line, a);
+    // What is spawned is an agent ("spawn `p:reviewer`"); what spawns may be anything.
+    let spawned = if one_of(prev, &["spawn", "spawns", "spawning", "spawned"]) {
+        AS_AGENT
+    } else {
+        0
+    };
+    let kinds = entity_kind(prev) | entity_kind(next) | row_kind(line, a) | spawned;
     if kinds != 0 {
         cue.bits |= ENTITY | kinds;
     }
@@ -1012,6 +1020,9 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         );
     let whose = ["your", "own", "its", "their"];
     let any = ["a", "an", "any", "each", "every"];
+    if one_of(prev, &["global", "user-level"]) {
+        cue.bits |= GLOBAL;
+    }
     if someones || one_of(prev, &whose) {
         cue.bits |= ANY | OTHERS;
     } else if one_of(prev, &any) || one_of(next, &["files"]) {
@@ -2951,6 +2962,25 @@ app.all('/x/:id{/:op}', tally)\n";
             alt("rules/{see the counting-scale, x}", "counting-scale"),
             None
         );
+    }
+
+    #[test]
+    fn the_global_file_and_a_spawned_name_are_said_so() {
+        for line in [
+            "Install the global `CLAUDE.md` first",
+            "the user-level CLAUDE.md",
+        ] {
+            assert!(has(&cue(line, "CLAUDE.md", "a.md"), GLOBAL), "{line}");
+        }
+        assert!(!has(
+            &cue("read CLAUDE.md globally", "CLAUDE.md", "a.md"),
+            GLOBAL
+        ));
+        // What is spawned is an agent; what spawns is not said to be one.
+        let spawn = "then spawn **`p:my-review`** (model: x)";
+        assert!(has(&cue(spawn, "my-review", "a.md"), AS_AGENT));
+        let spawns = "the reviewer `/my-review` spawns";
+        assert!(!has(&cue(spawns, "my-review", "a.md"), AS_AGENT));
     }
 
     #[test]

@@ -698,7 +698,17 @@ pub fn decide_hinted(
     // (`#   ai-coding-usage --schema`) is its own, beside the skill that wraps it; invoked
     // (`/x`), the name is still the command's.
     // (`/core:hatch` in another plugin's `hatch` skill names core's: the namespace says whose.)
-    if bearers.iter().any(|(_, p)| *p == m.src) && !names_another_plugin(m, exists) {
+    // ("spawns the my-review agent" in the `my-review` skill: the agent of the name, which the
+    // kind said beside it sets apart from the skill saying it.)
+    let kinds = m.cue & cue::KINDS;
+    let another_kind = kinds != 0
+        && is_distinctive(m.name)
+        && kinds & kind_word(entity_on_disk(m.src, m.name, exists)) == 0
+        && bearers
+            .iter()
+            .any(|(_, p)| *p != m.src && kinds & kind_word(entity_on_disk(p, m.name, exists)) != 0);
+    if bearers.iter().any(|(_, p)| *p == m.src) && !names_another_plugin(m, exists) && !another_kind
+    {
         let about_a_thing = !m.name.contains('.')
             && entity_on_disk(m.src, m.name, exists) == Entity::Other
             && (m.cue & (cue::SLASH | cue::NAMESPACE) != 0 || !is_program_file(m.src, m.name))
@@ -721,7 +731,6 @@ pub fn decide_hinted(
     // Between things of several kinds, the kind said beside the name decides ("the
     // `recover-context` skill" beside a command of the name). Alone, a thing keeps its name
     // whatever it is called: writers call an agent or a command a skill.
-    let kinds = m.cue & cue::KINDS;
     if kinds != 0 {
         narrow(&mut qualified, |p| {
             kinds & kind_word(entity_on_disk(p, m.name, exists)) != 0
@@ -1274,9 +1283,26 @@ fn bare_kind(
             return None;
         }
         // In a user's client folder, "the project's CLAUDE.md" ("root `settings.json`") is
-        // the project's the user works in, not the user's own at this root.
+        // the project's the user works in, not the user's own at this root; so it is in the
+        // agents, skills and commands a kit ships for any project ("run the target repo's
+        // `CLAUDE.md` check").
         let client_file = is_client_file(base) || base.starts_with("settings.");
-        if tree.root_is_client && !path.contains('/') && client_file && cue & cue::ROOT != 0 {
+        if !path.contains('/')
+            && client_file
+            && cue & cue::ROOT != 0
+            && (tree.root_is_client || instructs_any_project(m.src, tree, disk))
+        {
+            return None;
+        }
+        // "Your own `CLAUDE.md`", "the global `CLAUDE.md`" (the user's), "each layer's
+        // `settings.json`": another's than this project's, wherever said (in a user's own
+        // client folder the user's is this root's).
+        if !path.contains('/')
+            && client_file
+            && cue & (cue::OTHERS | cue::GLOBAL) != 0
+            && !tree.root_is_client
+            && !tree.root_is_home
+        {
             return None;
         }
         // A string of code holding a file name is a file the code opens or runs, one of its
@@ -1475,6 +1501,8 @@ fn bare_kind(
                         && cue::lang_of(path, b"").is_some()
                         && !super::resolve::is_test(path))
                 || cue & cue::LITERAL != 0 && lists_submodule(m.src, path, m.name)
+                || cue & (cue::CODE | cue::SOURCE | cue::FENCE) == cue::CODE
+                    && kept_beside_skill(m.src, path)
                 || cue & (cue::CAPS | cue::SOURCE | cue::FENCE | cue::CODE) == cue::CAPS
                     && !distinctive
                     && capital_document(path, m.name, m.src, disk)
@@ -1485,6 +1513,14 @@ fn bare_kind(
         }
     };
     ok.then_some(RefKind::Name)
+}
+
+/// Whether `path` is a document a skill keeps beside its `SKILL.md`, and `src` is that
+/// `SKILL.md`: there a code span of the document's stem, even a word (`` `reviewer` `` beside
+/// `reviewer.md`), is the step the skill dispatches to that file.
+fn kept_beside_skill(src: &str, path: &str) -> bool {
+    let (dir, base) = src.rsplit_once('/').unwrap_or(("", src));
+    base == "SKILL.md" && path.ends_with(".md") && dir_of(path) == dir && !dir.is_empty()
 }
 
 /// Whether a bare compound name of a document is, outside the skill that keeps it, an English
@@ -1630,6 +1666,18 @@ fn is_client_file(base: &str) -> bool {
         .iter()
         .chain(PROJECT_FILES.iter())
         .any(|c| base.eq_ignore_ascii_case(c))
+}
+
+/// Whether `src` instructs an agent at work on any project: an agent, skill or command (or a
+/// skill's own file) a kit ships. Not one of the project's own `.claude/` (there "the project"
+/// is this one), unless the root is the home, whose `.claude/` serves every project. (A
+/// subfolder's `CLAUDE.md` may be this repository's own, "the root `CLAUDE.md`" its root's.)
+fn instructs_any_project(src: &str, tree: Tree, disk: &dyn Disk) -> bool {
+    if src.starts_with(".claude/") && !tree.root_is_home {
+        return false;
+    }
+    let base = src.rsplit('/').next().unwrap_or(src);
+    entity_on_disk(src, base, disk) != Entity::Other || src.split('/').any(|c| c == "skills")
 }
 
 /// Whether the root's project file `base` (`CHANGELOG.md`, `README.md`, `LICENSE`) is the one a
@@ -3682,8 +3730,17 @@ mod tests {
         // "Read the project's CLAUDE.md": a project's, where the root is the user's folder.
         let root = cue::ROOT | cue::CODE;
         assert_eq!(edge_to(decide(&m(root), &b, client, &exists)), None);
-        // In a project, the project's is the root's.
-        let got = decide(&m(root), &b, Tree::default(), &exists);
+        // In a project, so is it in a skill the project ships for others; in the project's
+        // own `.claude/` the project's is the root's.
+        assert_eq!(
+            edge_to(decide(&m(root), &b, Tree::default(), &exists)),
+            None
+        );
+        let own = Mention {
+            src: ".claude/skills/audit/SKILL.md",
+            ..m(root)
+        };
+        let got = decide(&own, &b, Tree::default(), &exists);
         assert_eq!(edge_to(got), Some((1, RefKind::File)), "{got:?}");
         // `~/.claude/x` is the root's `x`, or nothing: not a file of that name elsewhere.
         let installed = |name, via| Mention {
@@ -5281,6 +5338,85 @@ mod tests {
             &c
         ))
         .is_some());
+    }
+
+    #[test]
+    fn the_project_a_shipped_agent_works_on_keeps_its_own_instruction_file() {
+        let c = ["CLAUDE.md"];
+        let root = cue::ROOT | cue::CODE;
+        // "the target repo's `CLAUDE.md`" in an agent or skill a kit ships: any project's.
+        for src in [
+            "plugins/w/agents/merger.md",
+            "skills/x/SKILL.md",
+            "skills/x/references/y.md",
+            "commands/git.md",
+        ] {
+            assert_eq!(d(src, "CLAUDE.md", root, None, &c), Decision::Weak, "{src}");
+        }
+        // In the project's own `.claude/` and in its documents, the project is this one.
+        assert!(edge_to(d(".claude/agents/a.md", "CLAUDE.md", root, None, &c)).is_some());
+        assert!(edge_to(d("README.md", "CLAUDE.md", root, None, &c)).is_some());
+        // (As is a subfolder's `CLAUDE.md` speaking of "the root `CLAUDE.md`".)
+        assert!(edge_to(d("docs/CLAUDE.md", "CLAUDE.md", root, None, &c)).is_some());
+    }
+
+    #[test]
+    fn a_global_or_anothers_instruction_file_is_not_the_projects() {
+        let c = ["CLAUDE.md"];
+        // "Install the global `CLAUDE.md`", "write your own `CLAUDE.md`" in the root README.
+        assert_eq!(
+            d("README.md", "CLAUDE.md", cue::GLOBAL | cue::CODE, None, &c),
+            Decision::Weak
+        );
+        let others = cue::ANY | cue::OTHERS | cue::CODE;
+        assert_eq!(
+            d("README.md", "CLAUDE.md", others, None, &c),
+            Decision::Weak
+        );
+        assert!(edge_to(d("README.md", "CLAUDE.md", cue::CODE, None, &c)).is_some());
+        // A file of another kind after "global" keeps its name.
+        let g = ["docs/global-setup.md"];
+        assert!(edge_to(d("README.md", "global-setup.md", cue::GLOBAL, None, &g)).is_some());
+    }
+
+    #[test]
+    fn a_file_names_another_kind_of_thing_of_its_own_name_when_said() {
+        let b = ["p/agents/my-review.md", "p/skills/my-review/SKILL.md"];
+        // "then spawns the my-review agent", in the skill of the same name.
+        let src = "p/skills/my-review/SKILL.md";
+        let agent = cue::ENTITY | cue::AS_AGENT;
+        assert_eq!(
+            edge_to(d(src, "my-review", agent, None, &b)),
+            Some((1, RefKind::Name))
+        );
+        // Bare, or said to be a skill, it is the skill's own name.
+        assert_eq!(d(src, "my-review", 0, None, &b), Decision::Tie);
+        let skill = cue::ENTITY | cue::AS_SKILL;
+        assert_eq!(d(src, "my-review", skill, None, &b), Decision::Tie);
+        // A common word is a word: "the audit skills" in the `audit` command.
+        let a = ["commands/audit.md", "skills/audit/SKILL.md"];
+        let plural = cue::ENTITY | cue::AS_SKILL;
+        assert_eq!(
+            d("commands/audit.md", "audit", plural, None, &a),
+            Decision::Tie
+        );
+    }
+
+    #[test]
+    fn a_skill_names_the_documents_beside_it_by_their_stems_in_code() {
+        let b = ["skills/git/reviewer.md"];
+        let src = "skills/git/SKILL.md";
+        // "Dispatch — `reviewer`", "`ship`, `reviewer`, and `merge` load their dispatch".
+        assert!(edge_to(d(src, "reviewer", cue::CODE, None, &b)).is_some());
+        // Not as a word, not in a fenced example, not from another file of the folder, not
+        // a document elsewhere.
+        assert_eq!(d(src, "reviewer", 0, None, &b), Decision::Weak);
+        let fenced = cue::CODE | cue::FENCE;
+        assert_eq!(d(src, "reviewer", fenced, None, &b), Decision::Weak);
+        let other = "skills/git/ship.md";
+        assert_eq!(d(other, "reviewer", cue::CODE, None, &b), Decision::Weak);
+        let far = ["skills/git/references/reviewer.md"];
+        assert_eq!(d(src, "reviewer", cue::CODE, None, &far), Decision::Weak);
     }
 
     #[test]

@@ -510,13 +510,14 @@ fn in_a_users_client_folder_the_projects_claude_md_is_another_projects() {
     let p = Project::empty();
     p.write("CLAUDE.md", "The user's rules, read in every project.\n");
     p.write("settings.json", "{}\n");
+    p.write("skills/audit/SKILL.md", "---\nname: audit\n---\nAudit.\n");
     p.write(
-        "skills/audit/SKILL.md",
+        "docs/audit.md",
         "Read the project's `CLAUDE.md` and check it.\nThen see ~/.claude/CLAUDE.md for the user's.\n",
     );
     p.write(
         ".src/config.yaml",
-        "scope:\n  include: [\"skills/**\", \"CLAUDE.md\", \"settings.json\"]\n",
+        "scope:\n  include: [\"docs/**\", \"skills/**\", \"CLAUDE.md\", \"settings.json\"]\n",
     );
     let edges = |p: &Project| {
         rows(
@@ -524,20 +525,14 @@ fn in_a_users_client_folder_the_projects_claude_md_is_another_projects() {
             &["src", "dst", "line"],
         )
     };
-    let row = |line: &str| {
-        vec![
-            "skills/audit/SKILL.md".into(),
-            "CLAUDE.md".into(),
-            line.into(),
-        ]
-    };
+    let row = |line: &str| vec!["docs/audit.md".into(), "CLAUDE.md".into(), line.into()];
     p.src().args(["index", "--full"]).assert().success();
     let client = edges(&p);
     assert!(!client.contains(&row("1")), "{client:?}");
     // Its `~/.claude/CLAUDE.md` is this root's file, installed.
     assert!(client.contains(&row("2")), "{client:?}");
     // Without the client's settings the root is a project: the project's CLAUDE.md is its
-    // own, and an incremental run reads every file anew, as a full rebuild would.
+    // own (in its documents; a skill it ships works on any project), and an incremental run reads every file anew, as a full rebuild would.
     std::fs::remove_file(p.path("settings.json")).unwrap_or_else(|e| panic!("rm: {e}"));
     let out = stdout(p.src().args(["index"]));
     assert!(out.contains("full"), "{out}");
@@ -896,6 +891,80 @@ fn an_agent_of_a_common_word_is_named_when_said_to_be_one() {
     let incremental = edge_rows(&p);
     assert!(
         incremental.contains(&edge(flow, "agents/core.md", "3")),
+        "{incremental:?}"
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edge_rows(&p));
+}
+
+#[test]
+fn a_kit_speaks_of_the_project_it_works_on_and_of_the_steps_its_skills_keep() {
+    let p = Project::empty();
+    p.write("CLAUDE.md", "# Rules of this kit\n");
+    p.write(
+        "plugins/w/.claude-plugin/plugin.json",
+        "{\"name\": \"w\"}\n",
+    );
+    p.write(
+        "plugins/w/agents/merger.md",
+        "---\nname: merger\ndescription: merges\n---\nRun the target repo's `CLAUDE.md` done-check.\n",
+    );
+    p.write(
+        "plugins/w/agents/my-review.md",
+        "---\nname: my-review\ndescription: reviews a diff\n---\nReview.\n",
+    );
+    p.write(
+        "plugins/w/skills/my-review/SKILL.md",
+        "---\nname: my-review\ndescription: picks a model, then spawns the my-review agent\n---\nSteps: `check`, then `report`.\n### Dispatch — `check`\n",
+    );
+    p.write("plugins/w/skills/my-review/check.md", "# check\n");
+    p.write(
+        "README.md",
+        "Edit CLAUDE.md here.\nInstall the global `CLAUDE.md` too.\n",
+    );
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"plugins/**\", \"CLAUDE.md\", \"README.md\"]\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edge_rows(&p);
+    let skill = "plugins/w/skills/my-review/SKILL.md";
+    // The project an agent of the kit works on keeps its own CLAUDE.md; so does the user.
+    assert!(
+        !full.iter().any(|r| r[0] == "plugins/w/agents/merger.md"),
+        "{full:?}"
+    );
+    assert!(
+        full.contains(&edge("README.md", "CLAUDE.md", "1")),
+        "{full:?}"
+    );
+    assert!(
+        !full.contains(&edge("README.md", "CLAUDE.md", "2")),
+        "{full:?}"
+    );
+    // The skill names the agent of its own name, said to be one, and the step it keeps.
+    let agent = "plugins/w/agents/my-review.md";
+    assert!(full.contains(&edge(skill, agent, "3")), "{full:?}");
+    let check = "plugins/w/skills/my-review/check.md";
+    assert!(full.contains(&edge(skill, check, "5")), "{full:?}");
+    assert!(full.contains(&edge(skill, check, "6")), "{full:?}");
+    // An edit refreshed alone decides as a full run does.
+    p.write(
+        skill,
+        "---\nname: my-review\ndescription: picks a model, then spawns the my-review agent\n---\n\nSteps: `check`, then `report`.\n",
+    );
+    p.src().args(["index"]).assert().success();
+    let incremental = edge_rows(&p);
+    assert!(
+        incremental.contains(&edge(skill, agent, "3")),
+        "{incremental:?}"
+    );
+    assert!(
+        incremental.contains(&edge(skill, check, "6")),
+        "{incremental:?}"
+    );
+    assert!(
+        !incremental.contains(&edge(skill, check, "5")),
         "{incremental:?}"
     );
     p.src().args(["index", "--full"]).assert().success();
