@@ -158,8 +158,11 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // not the project's, a file names another kind of thing of its own name when the line
         // says which ("spawns the my-review agent"), what is spawned is an agent, a skill's
         // `SKILL.md` names the documents beside it by their stems in code spans
-        // (twenty-eighth).
-        "rules": 38,
+        // (twenty-eighth); 39: a skill's name run as a program is the program it wraps,
+        // `./CLAUDE.md` in an agent at work on any project is that project's, a stub a script
+        // writes in a folder `mktemp` made is its own, a route between names in a code span
+        // (`` `a → b` ``) runs nothing.
+        "rules": 39,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -172,6 +172,8 @@ const WORDS: &[&str] = &[
     "\nsee fixtures/REVIEW_ME.md or REVIEW_ME.md",
     "\n### Dispatch — `check`",
     "\nthen spawns the alpha agent",
+    "\n```bash\nbeta --fast x\n```\nread `./CLAUDE.md`",
+    "\nW=$(mktemp -d)\ncat > \"$W/.claude/agents/alpha.md\"\nbash \"$W/.claude/agents/alpha.md\"",
     "\nInstall the global `CLAUDE.md`, not the target repo's `CLAUDE.md`",
     "\nconfigured in `.mcp.json`",
     "\nor ../.mcp.json",

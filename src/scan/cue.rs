@@ -1244,8 +1244,10 @@ fn run_as_program(before: &[u8], after: &[u8], spans: bool) -> bool {
     let opened = lead
         .strip_suffix(b"`")
         .is_some_and(|o| o.last().is_none_or(|b| matches!(b, b' ' | b'|' | b'(')));
+    // (Its next word is an argument: `` `spec-bug → plan-bug` `` is a route between names.)
+    let argument = |b: &u8| b.is_ascii_alphanumeric() || b"-\"'$<[./@~{*".contains(b);
     let command_span =
-        spans && opened && rest.first().is_some_and(|b| *b != b'`') && rest.contains(&b'`');
+        spans && opened && rest.first().is_some_and(argument) && rest.contains(&b'`');
     first && flag || command_span
 }
 
@@ -2962,6 +2964,20 @@ app.all('/x/:id{/:op}', tally)\n";
             alt("rules/{see the counting-scale, x}", "counting-scale"),
             None
         );
+    }
+
+    #[test]
+    fn a_route_between_names_in_a_code_span_is_no_command() {
+        let run = "run `spec-bug investigate` now";
+        assert!(has(&cue(run, "spec-bug", "a.md"), RUN));
+        for line in [
+            "a `spec-bug → plan-bug` move",
+            "pair (`lazy-batch ↔ lazy-bug`)",
+        ] {
+            let name = line.split('`').nth(1).and_then(|s| s.split(' ').next());
+            let name = name.unwrap_or_default();
+            assert!(!has(&cue(line, name, "a.md"), RUN), "{line}");
+        }
     }
 
     #[test]

@@ -1296,6 +1296,10 @@ fn shell_folders(bytes: &[u8]) -> FnvMap<String, Option<String>> {
 
 /// The folder a shell value names, as `shell_folders` writes it.
 fn folder_value(value: &str, known: &FnvMap<String, Option<String>>) -> Option<String> {
+    // A folder `mktemp` makes is a temporary one, whatever the script calls it.
+    if value.starts_with("$(mktemp") {
+        return Some(TEMPORARY.to_string());
+    }
     if value.starts_with("$(") && value.ends_with(')') {
         let probe = format!("{value}/");
         if let Some(f) = cue::substituted_folder(probe.as_bytes(), value.len()) {
@@ -1363,10 +1367,33 @@ fn shell_variables(bytes: &[u8], found: &mut [(Mention, Cue)]) {
         {
             continue;
         }
+        // A file under a temporary folder is the script's own copy only where the script
+        // writes it (`cat > "$WORK/repo/x.json"`, a stub); one it runs or reads there may be
+        // the tree's file copied in, named by its tail as before.
+        if folder == TEMPORARY && !written_in(bytes, token) {
+            continue;
+        }
         if rest.starts_with('/') {
             c.via = Some(format!("{folder}{rest}"));
         }
     }
+}
+
+/// How `shell_folders` writes a folder `mktemp` made.
+pub(crate) const TEMPORARY: &str = "$(mktemp)";
+
+/// Whether a script writes the file `token` (`$WORK/x.json`) somewhere: a redirection into it
+/// (`> "$WORK/x.json"`, `>>`), or `tee` or `touch` of it.
+fn written_in(bytes: &[u8], token: &str) -> bool {
+    memchr::memmem::find_iter(bytes, token.as_bytes()).any(|at| {
+        let before = bytes[..at].trim_ascii_end();
+        let before = before
+            .strip_suffix(b"\"")
+            .or_else(|| before.strip_suffix(b"'"))
+            .unwrap_or(before)
+            .trim_ascii_end();
+        before.ends_with(b">") || before.ends_with(b" tee") || before.ends_with(b" touch")
+    })
 }
 
 /// A package's `__all__` (`__all__ = ["cli", "engine", "sql"]` in its `__init__.py`) lists what
@@ -3347,6 +3374,30 @@ mod tests {
         // (A module after its package's dot is still found: `lib.helpers_lib`.)
         let got = found(&names, "x = \"lib.helpers_lib\"\n", "t.py");
         assert_eq!(got.len(), 1, "{got:?}");
+    }
+
+    #[test]
+    fn a_file_a_script_writes_in_a_folder_mktemp_made_is_its_own() {
+        let text = "WORK=$(mktemp -d)\n\
+                    T=\"$(mktemp -d)\"\n\
+                    cat > \"$WORK/repo/p/plugin.json\" <<EOF\n\
+                    jq . \"$WORK/repo/p/plugin.json\"\n\
+                    bash \"$T/hooks/plugin.json\"\n";
+        let got = found(&["plugin.json"], text, "tests/t.sh");
+        let vias: Vec<(u32, Option<&str>)> =
+            got.iter().map(|(_, l, _, v)| (*l, v.as_deref())).collect();
+        assert_eq!(
+            vias,
+            vec![
+                (3, Some("$(mktemp)/repo/p/plugin.json")),
+                (4, Some("$(mktemp)/repo/p/plugin.json")),
+                // One the script only runs there may be the tree's, copied in.
+                (5, Some("$T/hooks/plugin.json")),
+            ]
+        );
+        assert!(written_in(b"echo x >> '$W/a/b.md'", "$W/a/b.md"));
+        assert!(written_in(b"echo x | tee $W/a/b.md", "$W/a/b.md"));
+        assert!(!written_in(b"cat \"$W/a/b.md\"", "$W/a/b.md"));
     }
 
     #[test]

@@ -1446,6 +1446,16 @@ fn bare_kind(
         // the code's, even in the skill's own scripts ("Usage: fill.py [input pdf]"); the name
         // in a comment or a sentence of a docstring is prose ("Shared utilities for
         // skill-creator scripts.").
+        // Run as a program (`playwright-cli open x` in a shell example), the name is the
+        // program a skill of that name wraps: a skill is invoked, never run. (Unless the skill
+        // is that program's package: `skill-feedback review` runs the skill's own code.)
+        Entity::Skill
+            if cue & cue::RUN != 0
+                && cue & (cue::NAMED & !cue::CODE) == 0
+                && !keeps_a_program(dir_of(path), disk) =>
+        {
+            false
+        }
         Entity::Skill => {
             named
                 || cue & cue::FOLDER != 0
@@ -1521,6 +1531,14 @@ fn bare_kind(
 fn kept_beside_skill(src: &str, path: &str) -> bool {
     let (dir, base) = src.rsplit_once('/').unwrap_or(("", src));
     base == "SKILL.md" && path.ends_with(".md") && dir_of(path) == dir && !dir.is_empty()
+}
+
+/// Whether the folder `dir` is a program's package (`package.json`, `pyproject.toml`,
+/// `Cargo.toml`, or its code under `src/` or `bin/`).
+fn keeps_a_program(dir: &str, disk: &dyn Disk) -> bool {
+    ["package.json", "pyproject.toml", "Cargo.toml", "src", "bin"]
+        .iter()
+        .any(|f| disk.at(&format!("{dir}/{f}")) != OnDisk::Missing)
 }
 
 /// Whether a bare compound name of a document is, outside the skill that keeps it, an English
@@ -2475,6 +2493,19 @@ fn decide_path(
         && (token.starts_with("$(dirname ")
             || cue::variable_at(token).is_some_and(|(v, _)| SCRIPT_FOLDER_VARS.contains(&v)));
     let via = expanded.as_deref().unwrap_or(token);
+    if in_temporary_folder(via) {
+        return Decision::Weak;
+    }
+    // `./CLAUDE.md` in an agent or skill at work on any project (or in a user's client folder)
+    // is the working folder's, the project's: as "the project's `CLAUDE.md`" is.
+    if let Some(base) = via.strip_prefix("./") {
+        if !base.contains('/')
+            && is_client_file(base)
+            && (tree.root_is_client || instructs_any_project(m.src, tree, exists))
+        {
+            return Decision::Weak;
+        }
+    }
     let relative = via.starts_with("./") || via.starts_with("../") || via == "." || via == "..";
     let (comps, outside) = written_components(via, tree);
     // The importing file's language (`same_lang` below, a script's import beside it).
@@ -3037,6 +3068,17 @@ fn installed_copy<'b>(
         [one] => vec![(one.1, one.2, kind)],
         _ => Vec::new(),
     }
+}
+
+/// Whether a written path leads through folders of a folder `mktemp` made, into a file the
+/// script writes (`cat > "$WORK/repo/x.json"` after `WORK=$(mktemp -d)`, `scan::mentions`): a
+/// stub a test made there, not this repository's file, whatever its tail is. (One it runs
+/// there may be the tree's file copied in; a literal `/tmp/claude-config/x.py` may be a
+/// checkout of this very repository.)
+fn in_temporary_folder(via: &str) -> bool {
+    via.strip_prefix(super::mentions::TEMPORARY)
+        .and_then(|r| r.strip_prefix('/'))
+        .is_some_and(|r| r.contains('/'))
 }
 
 /// Whether a written path starts with a variable a script names one of its folders by
@@ -5417,6 +5459,50 @@ mod tests {
         assert_eq!(d(other, "reviewer", cue::CODE, None, &b), Decision::Weak);
         let far = ["skills/git/references/reviewer.md"];
         assert_eq!(d(src, "reviewer", cue::CODE, None, &far), Decision::Weak);
+    }
+
+    #[test]
+    fn a_skill_run_as_a_program_is_the_program_it_wraps() {
+        let b = ["skills/playwright-cli/SKILL.md"];
+        let src = "skills/playwright-cli/references/mocking.md";
+        // `playwright-cli unroute` in a shell example; "Run `playwright-cli snapshot`".
+        let shell = cue::RUN | cue::SOURCE | cue::FENCE | cue::SHELL_WORD;
+        assert_eq!(d(src, "playwright-cli", shell, None, &b), Decision::Weak);
+        assert_eq!(d(src, "playwright-cli", cue::RUN, None, &b), Decision::Weak);
+        // Said to be the skill, or invoked, it is.
+        let said = cue::RUN | cue::ENTITY | cue::AS_SKILL;
+        assert!(edge_to(d(src, "playwright-cli", said, None, &b)).is_some());
+        assert!(edge_to(d(src, "playwright-cli", cue::CODE, None, &b)).is_some());
+        // A skill that is the program's package runs its own code.
+        let pkg = ["skills/playwright-cli/package.json"];
+        let got = d_with(src, "playwright-cli", cue::RUN, None, &b, &pkg);
+        assert!(edge_to(got).is_some(), "{got:?}");
+    }
+
+    #[test]
+    fn the_working_folders_instruction_file_is_the_projects_at_work() {
+        let c = ["CLAUDE.md"];
+        let here = Some("./CLAUDE.md");
+        // `./CLAUDE.md` in an agent or skill a kit ships: the project it is at work on.
+        assert_eq!(d("agents/rev.md", "CLAUDE.md", 0, here, &c), Decision::Weak);
+        assert_eq!(
+            d("skills/x/SKILL.md", "CLAUDE.md", 0, here, &c),
+            Decision::Weak
+        );
+        // Beside the root file, and in the project's own `.claude/`, it is this one.
+        assert!(edge_to(d("README.md", "CLAUDE.md", 0, here, &c)).is_some());
+        assert!(edge_to(d(".claude/agents/rev.md", "CLAUDE.md", 0, here, &c)).is_some());
+    }
+
+    #[test]
+    fn a_stub_a_script_writes_in_a_temporary_folder_is_not_the_trees() {
+        let b = ["plugins/w/.claude-plugin/plugin.json"];
+        let src = "tests/test_sync.sh";
+        let stub = Some("$(mktemp)/repo/plugins/w/.claude-plugin/plugin.json");
+        assert_eq!(d(src, "plugin.json", 0, stub, &b), Decision::Weak);
+        // A folder of its own the script names keeps the tail's file, as before.
+        let kept = Some("$WORK/repo/plugins/w/.claude-plugin/plugin.json");
+        assert!(edge_to(d(src, "plugin.json", 0, kept, &b)).is_some());
     }
 
     #[test]

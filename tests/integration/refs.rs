@@ -970,3 +970,59 @@ fn a_kit_speaks_of_the_project_it_works_on_and_of_the_steps_its_skills_keep() {
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(incremental, edge_rows(&p));
 }
+
+#[test]
+fn a_program_a_skill_wraps_the_working_folders_file_and_a_tests_stub_are_no_files_of_the_tree() {
+    let p = Project::empty();
+    p.write("CLAUDE.md", "# Rules of this kit\n");
+    p.write(
+        "skills/browse-cli/SKILL.md",
+        "---\nname: browse-cli\ndescription: drive a browser with the browse-cli program\n---\nSee [mocking](references/mocking.md).\n",
+    );
+    p.write(
+        "skills/browse-cli/references/mocking.md",
+        "# Mocking\n\n```bash\nbrowse-cli unroute\n```\n\nUse the browse-cli skill for this.\n",
+    );
+    p.write(
+        "agents/reviewer.md",
+        "---\nname: reviewer\ndescription: reviews\n---\nRead `./CLAUDE.md` first.\n",
+    );
+    p.write(
+        "tests/test_skill.sh",
+        "#!/bin/bash\nWORK=$(mktemp -d)\ncat > \"$WORK/repo/skills/browse-cli/SKILL.md\" <<EOF\nstub\nEOF\nbash \"$WORK/repo/skills/browse-cli/SKILL.md\"\ncat skills/browse-cli/SKILL.md\n",
+    );
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"skills/**\", \"agents/**\", \"tests/**\", \"CLAUDE.md\"]\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edge_rows(&p);
+    let skill = "skills/browse-cli/SKILL.md";
+    let mocking = "skills/browse-cli/references/mocking.md";
+    // The program run in a shell example is no skill; said to be the skill, it is.
+    assert!(!full.contains(&edge(mocking, skill, "4")), "{full:?}");
+    assert!(full.contains(&edge(mocking, skill, "7")), "{full:?}");
+    // The working folder's CLAUDE.md, in an agent at work on any project, is that project's.
+    assert!(
+        !full.iter().any(|r| r[0] == "agents/reviewer.md"),
+        "{full:?}"
+    );
+    // The test's stub in its temporary folder is its own; the tree's file by path is ours.
+    let test = "tests/test_skill.sh";
+    assert!(!full.contains(&edge(test, skill, "3")), "{full:?}");
+    assert!(!full.contains(&edge(test, skill, "6")), "{full:?}");
+    assert!(full.contains(&edge(test, skill, "7")), "{full:?}");
+    // An edit refreshed alone decides as a full run does.
+    p.write(
+        test,
+        "#!/bin/bash\nWORK=$(mktemp -d)\nbash \"$WORK/repo/skills/browse-cli/SKILL.md\"\n",
+    );
+    p.src().args(["index"]).assert().success();
+    let incremental = edge_rows(&p);
+    assert!(
+        incremental.contains(&edge(test, skill, "3")),
+        "{incremental:?}"
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edge_rows(&p));
+}
