@@ -161,8 +161,9 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // (twenty-eighth); 39: a skill's name run as a program is the program it wraps,
         // `./CLAUDE.md` in an agent at work on any project is that project's, a stub a script
         // writes in a folder `mktemp` made is its own, a route between names in a code span
-        // (`` `a → b` ``) runs nothing.
-        "rules": 39,
+        // (`` `a → b` ``) runs nothing; 40: a variable named for a kind
+        // (`RECOMMENDED_SKILLS+=("x" "y")`) says its items are things of that kind.
+        "rules": 40,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -466,6 +466,45 @@ const KEY_WORDS: &[&str] = &[
     "hooks",
 ];
 
+/// The key of an array that `before` (a line up to an item, its opening quote trimmed) is
+/// inside, past its earlier items: `SKILLS+=("a" "` and `skills = ["a", ` give the variable.
+fn array_key(before: &[u8]) -> Option<&[u8]> {
+    let open = before.iter().rposition(|b| matches!(b, b'(' | b'['))?;
+    let items = &before[open + 1..];
+    let plain = |b: &u8| b.is_ascii_alphanumeric() || b"-_.:/ ,\"'".contains(b);
+    if !items.iter().all(plain) || !items.iter().any(|b| matches!(b, b'"' | b'\'')) {
+        return None;
+    }
+    let head = before[..open].trim_ascii_end();
+    let head = head
+        .strip_suffix(b"=")
+        .or_else(|| head.strip_suffix(b":"))?;
+    Some(trim_decor_end(head.strip_suffix(b"+").unwrap_or(head)))
+}
+
+/// The kind a variable's name ends with (`RECOMMENDED_SKILLS`, `reviewAgents`,
+/// `pre_commit_hooks`), as its cue bit.
+fn kind_named_variable(w: &[u8]) -> Option<u64> {
+    let snake = w.iter().rposition(|b| *b == b'_').map(|i| &w[i + 1..]);
+    let camel = w
+        .iter()
+        .rposition(|b| b.is_ascii_uppercase())
+        .filter(|i| *i > 0 && w[..*i].iter().any(|b| b.is_ascii_lowercase()))
+        .map(|i| &w[i..]);
+    let kinds = [
+        ("skills", AS_SKILL),
+        ("agents", AS_AGENT),
+        ("subagents", AS_AGENT),
+        ("commands", AS_COMMAND),
+        ("hooks", AS_HOOK),
+    ];
+    let last = snake.or(camel)?;
+    kinds
+        .iter()
+        .find(|(k, _)| last.eq_ignore_ascii_case(k.as_bytes()))
+        .map(|(_, bit)| *bit)
+}
+
 #[inline]
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
@@ -923,11 +962,12 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         }
     }
     let before = trim_decor_end(&line[..a]);
-    if let Some(k) = before
+    let key = before
         .strip_suffix(b":")
         .or_else(|| before.strip_suffix(b"="))
-    {
-        let k = trim_decor_end(k);
+        .map(|k| trim_decor_end(k.strip_suffix(b"+").unwrap_or(k)))
+        .or_else(|| array_key(before));
+    if let Some(k) = key {
         let w = last_word(k);
         if KEY_WORDS
             .iter()
@@ -935,6 +975,10 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         {
             // The key says the kind too: `skill: x`, "### Command: `/x`".
             cue.bits |= KEY | entity_kind(w) & !ENTITY;
+        } else if let Some(kind) = kind_named_variable(w) {
+            // So does a variable named for the kind: `RECOMMENDED_SKILLS+=("x")`,
+            // `const reviewAgents = ["x"]`.
+            cue.bits |= KEY | kind;
         }
     }
     if after_package_manager(&line[..a]) {
@@ -2964,6 +3008,32 @@ app.all('/x/:id{/:op}', tally)\n";
             alt("rules/{see the counting-scale, x}", "counting-scale"),
             None
         );
+    }
+
+    #[test]
+    fn a_variable_named_for_a_kind_says_its_items_are_of_that_kind() {
+        for (line, name, kind) in [
+            ("  RECOMMENDED_SKILLS+=(\"use-hook\")", "use-hook", AS_SKILL),
+            ("  SKILLS+=(\"ctx-api\" \"use-hook\")", "use-hook", AS_SKILL),
+            (
+                "const reviewAgents = [\"a-x\", \"code-rev\"];",
+                "code-rev",
+                AS_AGENT,
+            ),
+            ("pre_commit_hooks: ['fmt-x']", "fmt-x", AS_HOOK),
+        ] {
+            let c = cue(line, name, "a.sh");
+            assert!(has(&c, KEY) && has(&c, kind), "{line}");
+        }
+        // A value compared, an array of another name, a sentence's brackets: no key.
+        for (line, name) in [
+            ("if [ \"$x\" = \"use-hook\" ]; then", "use-hook"),
+            ("NAMES=(\"use-hook\")", "use-hook"),
+            ("see [the \"use-hook\" skill]", "use-hook"),
+            ("skillsets = [\"use-hook\"]", "use-hook"),
+        ] {
+            assert!(!has(&cue(line, name, "a.sh"), KEY), "{line}");
+        }
     }
 
     #[test]

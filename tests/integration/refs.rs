@@ -1026,3 +1026,47 @@ fn a_program_a_skill_wraps_the_working_folders_file_and_a_tests_stub_are_no_file
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(incremental, edge_rows(&p));
 }
+
+#[test]
+fn a_variable_named_for_a_kind_names_the_things_it_lists() {
+    let p = Project::empty();
+    for s in ["using-the-use-hook", "using-context-api"] {
+        p.write(
+            &format!("skills/{s}/SKILL.md"),
+            &format!("---\nname: {s}\ndescription: x\n---\nBody.\n"),
+        );
+    }
+    p.write(
+        "scripts/suggest.sh",
+        "#!/bin/bash\nRECOMMENDED_SKILLS+=(\"using-context-api\" \"using-the-use-hook\")\nif [ \"$x\" = \"using-the-use-hook\" ]; then :; fi\n",
+    );
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"skills/**\", \"scripts/**\"]\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edge_rows(&p);
+    let script = "scripts/suggest.sh";
+    for s in ["using-the-use-hook", "using-context-api"] {
+        let skill = format!("skills/{s}/SKILL.md");
+        assert!(full.contains(&edge(script, &skill, "2")), "{full:?}");
+    }
+    // A value the script compares is its own.
+    assert!(
+        !full.iter().any(|r| r[0] == script && r[2] == "3"),
+        "{full:?}"
+    );
+    p.write(
+        script,
+        "#!/bin/bash\n\nRECOMMENDED_SKILLS+=(\"using-the-use-hook\")\n",
+    );
+    p.src().args(["index"]).assert().success();
+    let incremental = edge_rows(&p);
+    let hook = "skills/using-the-use-hook/SKILL.md";
+    assert!(
+        incremental.contains(&edge(script, hook, "3")),
+        "{incremental:?}"
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edge_rows(&p));
+}
