@@ -172,6 +172,7 @@ const WORDS: &[&str] = &[
     "\nsee fixtures/REVIEW_ME.md or REVIEW_ME.md",
     "\n### Dispatch — `check`",
     "\nthen spawns the alpha agent",
+    "\nRECOMMENDED_SKILLS+=(\"gamma-x\" \"beta\")",
     "\n```bash\nbeta --fast x\n```\nread `./CLAUDE.md`",
     "\nW=$(mktemp -d)\ncat > \"$W/.claude/agents/alpha.md\"\nbash \"$W/.claude/agents/alpha.md\"",
     "\nInstall the global `CLAUDE.md`, not the target repo's `CLAUDE.md`",
@@ -1173,4 +1174,19 @@ fn a_word_that_names_nothing_lists_no_name_beside_it() -> Result<()> {
         Op::Delete(at(".claude/lib/_x.py")),
     ];
     check_sequence(&initial, &ops, false)
+}
+
+#[test]
+fn a_title_taken_by_a_third_file_keeps_each_mention_once() -> Result<()> {
+    // Found by the frontmatter property.
+    let initial = [
+        (8, "---\nname: Gamma Kit\n---\n".to_string()),
+        (0, "Gamma Kit ".to_string()),
+        (5, "---\nname: Gamma Kit\n---\n".to_string()),
+        (9, String::new()),
+    ];
+    for by_paths in [false, true] {
+        check_sequence(&initial, &[Op::Retitle(9, Some((8, 0)))], by_paths)?;
+    }
+    Ok(())
 }

@@ -538,6 +538,9 @@ pub(super) fn reresolve_name(
         del_m.execute(params![src, name, line, via])?;
     }
     rows.sort_by(|a, b| (a.0, a.2, &a.5).cmp(&(b.0, b.2, &b.5)));
+    // One mention made two edges when its file had a twin (`x 2.md` beside `x.md`): it is
+    // decided once.
+    rows.dedup_by(|a, b| (a.0, a.2, &a.5) == (b.0, b.2, &b.5));
     for (src, path, line, text, cue, via) in rows {
         let m = RefMention {
             src: &path,
