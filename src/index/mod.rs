@@ -162,8 +162,10 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // `./CLAUDE.md` in an agent at work on any project is that project's, a stub a script
         // writes in a folder `mktemp` made is its own, a route between names in a code span
         // (`` `a → b` ``) runs nothing; 40: a variable named for a kind
-        // (`RECOMMENDED_SKILLS+=("x" "y")`) says its items are things of that kind.
-        "rules": 40,
+        // (`RECOMMENDED_SKILLS+=("x" "y")`) says its items are things of that kind; 41: a
+        // namespace not invoked that no bearer is kept under is another scheme's
+        // (`"test:coverage"`), a file name before a colon is no namespace.
+        "rules": 41,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

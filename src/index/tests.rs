@@ -172,6 +172,7 @@ const WORDS: &[&str] = &[
     "\nsee fixtures/REVIEW_ME.md or REVIEW_ME.md",
     "\n### Dispatch — `check`",
     "\nthen spawns the alpha agent",
+    "\n\"test:beta\": \"vitest\", and .claude:beta or `alpha:beta`",
     "\nRECOMMENDED_SKILLS+=(\"gamma-x\" \"beta\")",
     "\n```bash\nbeta --fast x\n```\nread `./CLAUDE.md`",
     "\nW=$(mktemp -d)\ncat > \"$W/.claude/agents/alpha.md\"\nbash \"$W/.claude/agents/alpha.md\"",

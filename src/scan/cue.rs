@@ -848,11 +848,18 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     // Where the name's own decoration starts: `/name`, `p:name`, `/p:name`.
     let mut a = s;
     // In code, `a:b` is a slice or a label (`x[index:index]`), not a namespace.
-    if s >= 2 && line[s - 1] == b':' && is_word_byte(line[s - 2]) && cue.bits & CODE_FILE == 0 {
+    // (Nor is a file name's: `"CLAUDE.md:UPSTREAM-CLAUDE.md"` maps one file to another.)
+    let namespace_at = |s: usize| {
         let mut ps = s - 1;
         while ps > 0 && is_word_byte(line[ps - 1]) {
             ps -= 1;
         }
+        (ps == 0 || line[ps - 1] != b'.').then_some(ps)
+    };
+    let namespace = (s >= 2 && line[s - 1] == b':' && is_word_byte(line[s - 2]))
+        .then(|| namespace_at(s))
+        .flatten();
+    if let Some(ps) = namespace.filter(|_| cue.bits & CODE_FILE == 0) {
         cue.bits |= NAMESPACE;
         cue.via = Some(format!("{}:", String::from_utf8_lossy(&line[ps..s - 1])));
         a = ps;
@@ -3007,6 +3014,18 @@ app.all('/x/:id{/:op}', tally)\n";
         assert_eq!(
             alt("rules/{see the counting-scale, x}", "counting-scale"),
             None
+        );
+    }
+
+    #[test]
+    fn a_file_name_before_a_colon_is_no_namespace() {
+        let line = "FILES=(\"CLAUDE.md:UPSTREAM-CLAUDE.md\")";
+        let c = cue(line, "UPSTREAM-CLAUDE.md", "a.sh");
+        assert!(!has(&c, NAMESPACE), "{c:?}");
+        let c = cue("use `core:hatch` now", "hatch", "a.md");
+        assert!(
+            has(&c, NAMESPACE) && c.via.as_deref() == Some("core:"),
+            "{c:?}"
         );
     }
 

@@ -536,6 +536,21 @@ pub fn decide_hinted(
     if m.cue & cue::NO_NAME != 0 || bearers.is_empty() {
         return Decision::Weak;
     }
+    // A namespace not invoked is a plugin's or a folder's (`p:x`, `git:commit` for
+    // `commands/git/`): one that is neither for any bearer of a plugin is another scheme's
+    // (`"test:coverage"`, an npm script; `type:feature`, a label), not the command of the
+    // plugin that keeps `coverage.md`. (Invoked, `/hub:status` may be a namespace the
+    // command's own frontmatter declares.)
+    if let Some(ns) = m.via.and_then(|v| v.strip_suffix(':')) {
+        let fits = |p: &str| p.split('/').any(|c| c == ns) || plugin_of(p, exists).is_none();
+        // (A file's name before the colon is a mapping's, `"CLAUDE.md:UPSTREAM-CLAUDE.md"`.)
+        if m.cue & (cue::NAMESPACE | cue::SLASH) == cue::NAMESPACE
+            && !ns.contains('.')
+            && !bearers.iter().any(|(_, p)| fits(p))
+        {
+            return Decision::Weak;
+        }
+    }
     // "Any `.claude/settings.json`", "each `.claude/CLAUDE.md`": a file every project keeps,
     // in the client's folder every project keeps, written as the kind of file. (A path with
     // folders of the tree's own after "a" names it: "add a `user/hooks/CLAUDE.md` section".)
@@ -5503,6 +5518,31 @@ mod tests {
         // A folder of its own the script names keeps the tail's file, as before.
         let kept = Some("$WORK/repo/plugins/w/.claude-plugin/plugin.json");
         assert!(edge_to(d(src, "plugin.json", 0, kept, &b)).is_some());
+    }
+
+    #[test]
+    fn a_namespace_no_bearer_is_kept_under_is_another_schemes() {
+        let b = ["plugins/ccfg-ts/commands/coverage.md"];
+        let src = "plugins/ccfg-ts/commands/scaffold.md";
+        // `"test:coverage": "vitest run --coverage"`: an npm script.
+        let ns = cue::NAMESPACE | cue::QUOTED;
+        assert_eq!(d(src, "coverage", ns, Some("test:"), &b), Decision::Weak);
+        // The plugin's own namespace, a folder's, or an invocation names the command.
+        assert!(edge_to(d(src, "coverage", ns, Some("ccfg-ts:"), &b)).is_some());
+        let git = ["commands/git/commit.md"];
+        assert!(edge_to(d("README.md", "commit", ns, Some("git:"), &git)).is_some());
+        let invoked = cue::NAMESPACE | cue::SLASH;
+        assert!(edge_to(d(src, "coverage", invoked, Some("hub:"), &b)).is_some());
+        // Outside plugins a namespace is the client's for an installed plugin's things.
+        let root = ["skills/brainstorming/SKILL.md"];
+        let got = d(
+            "README.md",
+            "brainstorming",
+            ns,
+            Some("superpowers:"),
+            &root,
+        );
+        assert!(edge_to(got).is_some(), "{got:?}");
     }
 
     #[test]

@@ -1070,3 +1070,29 @@ fn a_variable_named_for_a_kind_names_the_things_it_lists() {
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(incremental, edge_rows(&p));
 }
+
+#[test]
+fn a_namespace_of_another_scheme_names_no_command_of_a_plugin() {
+    let p = Project::empty();
+    p.write(
+        "plugins/ts/.claude-plugin/plugin.json",
+        "{\"name\": \"ts\"}\n",
+    );
+    p.write(
+        "plugins/ts/commands/coverage.md",
+        "---\ndescription: runs coverage\n---\nRun it.\n",
+    );
+    p.write(
+        "plugins/ts/commands/scaffold.md",
+        "---\ndescription: scaffolds\n---\n```json\n\"test:coverage\": \"vitest run --coverage\"\n```\nThen run `ts:coverage`.\n",
+    );
+    p.write(".src/config.yaml", "scope:\n  include: [\"plugins/**\"]\n");
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edge_rows(&p);
+    let (src, dst) = (
+        "plugins/ts/commands/scaffold.md",
+        "plugins/ts/commands/coverage.md",
+    );
+    assert!(!full.contains(&edge(src, dst, "5")), "{full:?}");
+    assert!(full.contains(&edge(src, dst, "7")), "{full:?}");
+}
