@@ -164,8 +164,10 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // (`` `a → b` ``) runs nothing; 40: a variable named for a kind
         // (`RECOMMENDED_SKILLS+=("x" "y")`) says its items are things of that kind; 41: a
         // namespace not invoked that no bearer is kept under is another scheme's
-        // (`"test:coverage"`), a file name before a colon is no namespace.
-        "rules": 41,
+        // (`"test:coverage"`), a file name before a colon is no namespace; 42: a skill is a
+        // program's package by its manifest only (`package.json`, `pyproject.toml`,
+        // `Cargo.toml`), which the index re-decides its folder's names by.
+        "rules": 42,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -159,10 +159,13 @@ const PATHS: &[&str] = &[
     ".claude/tools/kit-x/.mcp.json",
     ".claude/skills/beta/scripts/stale.sh",
     ".claude/skills/alpha/tests/test_alpha.py",
-    // A step a skill keeps beside its SKILL.md; a skill a kit ships; the root's rules.
+    // A step a skill keeps beside its SKILL.md; the root's rules. (Not a file out of scope,
+    // such as a root `skills/`: a decision that consults one sees it come or go only when the
+    // mentioning file is read again, as ARCHITECTURE.md says.)
     ".claude/skills/alpha/check.md",
-    "skills/alpha/SKILL.md",
     "CLAUDE.md",
+    // A program's manifest in a skill's folder: its name run as a program is its own code.
+    ".claude/skills/gamma-x/package.json",
 ];
 
 const WORDS: &[&str] = &[
@@ -174,7 +177,7 @@ const WORDS: &[&str] = &[
     "\nthen spawns the alpha agent",
     "\n\"test:beta\": \"vitest\", and .claude:beta or `alpha:beta`",
     "\nRECOMMENDED_SKILLS+=(\"gamma-x\" \"beta\")",
-    "\n```bash\nbeta --fast x\n```\nread `./CLAUDE.md`",
+    "\n```bash\ngamma-x --fast x\n```\nread `./CLAUDE.md`",
     "\nW=$(mktemp -d)\ncat > \"$W/.claude/agents/alpha.md\"\nbash \"$W/.claude/agents/alpha.md\"",
     "\nInstall the global `CLAUDE.md`, not the target repo's `CLAUDE.md`",
     "\nconfigured in `.mcp.json`",
@@ -1188,6 +1191,29 @@ fn a_title_taken_by_a_third_file_keeps_each_mention_once() -> Result<()> {
     ];
     for by_paths in [false, true] {
         check_sequence(&initial, &[Op::Retitle(9, Some((8, 0)))], by_paths)?;
+    }
+    Ok(())
+}
+
+#[test]
+fn a_skill_becoming_a_programs_package_re_decides_its_name_run() -> Result<()> {
+    let beta = PATHS
+        .iter()
+        .position(|p| *p == ".claude/skills/gamma-x/SKILL.md");
+    let pkg = PATHS
+        .iter()
+        .position(|p| *p == ".claude/skills/gamma-x/package.json");
+    let agent = PATHS.iter().position(|p| *p == ".claude/agents/alpha.md");
+    let (Some(beta), Some(pkg), Some(agent)) = (beta, pkg, agent) else {
+        anyhow::bail!("paths");
+    };
+    let initial = [
+        (beta, "---\nname: gamma-x\n---\nGamma.\n".to_string()),
+        (agent, "```bash\ngamma-x --fast x\n```\n".to_string()),
+    ];
+    for by_paths in [false, true] {
+        let ops = [Op::Write(pkg, "{}".to_string()), Op::Delete(pkg)];
+        check_sequence(&initial, &ops, by_paths)?;
     }
     Ok(())
 }

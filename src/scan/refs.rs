@@ -1549,9 +1549,9 @@ fn kept_beside_skill(src: &str, path: &str) -> bool {
 }
 
 /// Whether the folder `dir` is a program's package (`package.json`, `pyproject.toml`,
-/// `Cargo.toml`, or its code under `src/` or `bin/`).
+/// `Cargo.toml`; the index re-decides a folder's names when one comes or goes).
 fn keeps_a_program(dir: &str, disk: &dyn Disk) -> bool {
-    ["package.json", "pyproject.toml", "Cargo.toml", "src", "bin"]
+    ["package.json", "pyproject.toml", "Cargo.toml"]
         .iter()
         .any(|f| disk.at(&format!("{dir}/{f}")) != OnDisk::Missing)
 }

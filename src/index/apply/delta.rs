@@ -44,7 +44,7 @@ pub(super) struct NameDelta {
     /// Arriving names no file bore before: every other file is probed for them.
     pub(super) new_names: Vec<String>,
     /// Names borne below a folder that gains or loses its `__init__.py`, its plugin manifest
-    /// (`.claude-plugin/plugin.json`) or its `SKILL.md`: whether an absolute import reaches
+    /// (`.claude-plugin/plugin.json`), its `SKILL.md` or a program's manifest: whether an absolute import reaches
     /// them, where `${CLAUDE_PLUGIN_ROOT}` leads, and from where a document's name in capitals
     /// reaches it depend on them (`scan::refs`). Also the names of a read
     /// Markdown file that may be an agent by its frontmatter.
@@ -219,11 +219,16 @@ impl NameDelta {
 /// name need change with them. A folder counts as there while any indexed or skipped file
 /// lies below it; one outside the scope is not seen.
 /// The folder a marker file at `p` makes what it is: a package (`__init__.py`), a plugin
-/// (`.claude-plugin/plugin.json`) or a skill (`SKILL.md`).
+/// (`.claude-plugin/plugin.json`), a skill (`SKILL.md`) or a program's package
+/// (`package.json`, `pyproject.toml`, `Cargo.toml`: whether a skill's name run as a program
+/// is the skill's own code, `scan::refs::keeps_a_program`).
 fn marked_folder(p: &str) -> Option<&str> {
     p.strip_suffix("/__init__.py")
         .or_else(|| p.strip_suffix("/.claude-plugin/plugin.json"))
         .or_else(|| p.strip_suffix("/SKILL.md"))
+        .or_else(|| p.strip_suffix("/package.json"))
+        .or_else(|| p.strip_suffix("/pyproject.toml"))
+        .or_else(|| p.strip_suffix("/Cargo.toml"))
 }
 
 fn names_through_changed_folders(
