@@ -166,8 +166,9 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // namespace not invoked that no bearer is kept under is another scheme's
         // (`"test:coverage"`), a file name before a colon is no namespace; 42: a skill is a
         // program's package by its manifest only (`package.json`, `pyproject.toml`,
-        // `Cargo.toml`), which the index re-decides its folder's names by.
-        "rules": 42,
+        // `Cargo.toml`), which the index re-decides its folder's names by; 43: a path closed
+        // by a set of extensions (`scripts/x.{sh,ps1}`) is each file it expands to.
+        "rules": 43,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

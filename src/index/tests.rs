@@ -175,6 +175,7 @@ const WORDS: &[&str] = &[
     "\nsee fixtures/REVIEW_ME.md or REVIEW_ME.md",
     "\n### Dispatch — `check`",
     "\nthen spawns the alpha agent",
+    "\nrun .claude/skills/beta/scripts/stale.{sh,ps1} and `.claude/agents/alpha.{md,txt}`",
     "\n\"test:beta\": \"vitest\", and .claude:beta or `alpha:beta`",
     "\nRECOMMENDED_SKILLS+=(\"gamma-x\" \"beta\")",
     "\n```bash\ngamma-x --fast x\n```\nread `./CLAUDE.md`",

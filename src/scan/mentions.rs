@@ -145,7 +145,44 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
         }
     }
     one_per_line(matcher, bytes, path, &mut out);
+    extension_braces(matcher, bytes, &mut out);
     out
+}
+
+/// A path closed by a set of extensions (`scripts/stow-claude.{sh,fish,ps1}`) is each file it
+/// expands to, as a shell reads it: one mention per extension, each its own written path.
+fn extension_braces(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, Cue)>) {
+    let set_at = |end: usize| {
+        let rest = bytes[end..].strip_prefix(b".{")?;
+        let close = rest.iter().position(|b| *b == b'}')?;
+        let set = &rest[..close];
+        let plain = set.iter().all(|b| b.is_ascii_alphanumeric() || *b == b',');
+        (plain && set.contains(&b',')).then_some(set)
+    };
+    if !found.iter().any(|(m, _)| set_at(m.end).is_some()) {
+        return;
+    }
+    let mut out = Vec::with_capacity(found.len());
+    for (m, c) in found.drain(..) {
+        let via = c.via.as_deref().filter(|v| {
+            v.contains('/') && v.ends_with(matcher.name(m.name)) && !v.contains(['{', '*'])
+        });
+        match (via, set_at(m.end)) {
+            (Some(via), Some(set)) => {
+                let via = via.to_string();
+                for ext in set.split(|b| *b == b',').filter(|e| !e.is_empty()) {
+                    let ext = String::from_utf8_lossy(ext);
+                    let cue = Cue {
+                        bits: c.bits,
+                        via: Some(format!("{via}.{ext}")),
+                    };
+                    out.push((m.clone(), cue));
+                }
+            }
+            _ => out.push((m, c)),
+        }
+    }
+    *found = out;
 }
 
 /// Adds to `ms` the file name closing each written path in which a shorter path, another
@@ -3374,6 +3411,27 @@ mod tests {
         // (A module after its package's dot is still found: `lib.helpers_lib`.)
         let got = found(&names, "x = \"lib.helpers_lib\"\n", "t.py");
         assert_eq!(got.len(), 1, "{got:?}");
+    }
+
+    #[test]
+    fn a_path_closed_by_a_set_of_extensions_is_each_file_it_expands_to() {
+        let text = "see `scripts/stow-x.{sh,fish}` and scripts/stow-x.sh\n\
+                    units tools/stow-x.{service,timer} here\n\
+                    glob scripts/stow-x.{sh}\n";
+        let got = found(&["stow-x"], text, "README.md");
+        let vias: Vec<(u32, Option<&str>)> =
+            got.iter().map(|(_, l, _, v)| (*l, v.as_deref())).collect();
+        assert!(vias.contains(&(1, Some("scripts/stow-x.sh"))), "{vias:?}");
+        assert!(vias.contains(&(1, Some("scripts/stow-x.fish"))), "{vias:?}");
+        assert!(
+            vias.contains(&(2, Some("tools/stow-x.service"))),
+            "{vias:?}"
+        );
+        assert!(vias.contains(&(2, Some("tools/stow-x.timer"))), "{vias:?}");
+        // One extension in braces is no set.
+        assert!(!vias
+            .iter()
+            .any(|(l, v)| *l == 3 && v.is_some_and(|v| v.ends_with(".sh"))));
     }
 
     #[test]

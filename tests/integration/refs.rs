@@ -1096,3 +1096,35 @@ fn a_namespace_of_another_scheme_names_no_command_of_a_plugin() {
     assert!(!full.contains(&edge(src, dst, "5")), "{full:?}");
     assert!(full.contains(&edge(src, dst, "7")), "{full:?}");
 }
+
+#[test]
+fn a_path_closed_by_a_set_of_extensions_names_each_file() {
+    let p = Project::empty();
+    p.write("scripts/stow-x.sh", "#!/bin/sh\n");
+    p.write("scripts/stow-x.ps1", "Write-Host x\n");
+    p.write("tools/unit-x.sh", "#!/bin/sh\n");
+    p.write(
+        "docs/setup.md",
+        "Run `scripts/stow-x.{sh,ps1}` first.\nInstall `tools/unit-x.{service,timer}` too.\n",
+    );
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"scripts/**\", \"tools/**\", \"docs/**\"]\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edge_rows(&p);
+    let doc = "docs/setup.md";
+    assert!(
+        full.contains(&edge(doc, "scripts/stow-x.sh", "1")),
+        "{full:?}"
+    );
+    assert!(
+        full.contains(&edge(doc, "scripts/stow-x.ps1", "1")),
+        "{full:?}"
+    );
+    // The units of a script's name are not the script.
+    assert!(
+        !full.contains(&edge(doc, "tools/unit-x.sh", "2")),
+        "{full:?}"
+    );
+}
