@@ -715,14 +715,19 @@ pub fn decide_hinted(
     // (`/core:hatch` in another plugin's `hatch` skill names core's: the namespace says whose.)
     // ("spawns the my-review agent" in the `my-review` skill: the agent of the name, which the
     // kind said beside it sets apart from the skill saying it.)
+    // (Asked of self mentions only: it weighs every bearer's kind.)
     let kinds = m.cue & cue::KINDS;
-    let another_kind = kinds != 0
-        && is_distinctive(m.name)
-        && kinds & kind_word(entity_on_disk(m.src, m.name, exists)) == 0
-        && bearers
-            .iter()
-            .any(|(_, p)| *p != m.src && kinds & kind_word(entity_on_disk(p, m.name, exists)) != 0);
-    if bearers.iter().any(|(_, p)| *p == m.src) && !names_another_plugin(m, exists) && !another_kind
+    let another_kind = || {
+        kinds != 0
+            && is_distinctive(m.name)
+            && kinds & kind_word(entity_on_disk(m.src, m.name, exists)) == 0
+            && bearers.iter().any(|(_, p)| {
+                *p != m.src && kinds & kind_word(entity_on_disk(p, m.name, exists)) != 0
+            })
+    };
+    if bearers.iter().any(|(_, p)| *p == m.src)
+        && !names_another_plugin(m, exists)
+        && !another_kind()
     {
         let about_a_thing = !m.name.contains('.')
             && entity_on_disk(m.src, m.name, exists) == Entity::Other
