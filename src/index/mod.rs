@@ -167,8 +167,13 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // (`"test:coverage"`), a file name before a colon is no namespace; 42: a skill is a
         // program's package by its manifest only (`package.json`, `pyproject.toml`,
         // `Cargo.toml`), which the index re-decides its folder's names by; 43: a path closed
-        // by a set of extensions (`scripts/x.{sh,ps1}`) is each file it expands to.
-        "rules": 43,
+        // by a set of extensions (`scripts/x.{sh,ps1}`) is each file it expands to; 44
+        // (twenty-ninth): a package script run (`npm run x`), a name before `:word`, a closing
+        // tag and a name after a bare dot (`*.test.sh`) name no file; a test names its subject
+        // in strings; a folder's `README.md` names its documents by stem in code spans; "the
+        // global `CLAUDE.md`" in a client folder is the root's; a kit's, a hook's or a test's
+        // `README.md` is not the root's; a value in data is no folder's topic.
+        "rules": 44,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

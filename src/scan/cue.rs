@@ -161,6 +161,10 @@ pub const LOWERED: u64 = 1 << 42;
 pub const ARG: u64 = 1 << 43;
 /// After "global" or "user-level": the user's own file of the name, not the project's.
 pub const GLOBAL: u64 = 1 << 44;
+/// A file name after a bare dot (`git add .gitlab-ci.yml`, "a matching .test.sh"): a dotfile's
+/// name, or the closing part of many files' names; the file of the name only where it is a
+/// template that renders the dotfile (`templates/gitlab-ci.yml`).
+pub const DOTFILE: u64 = 1 << 45;
 
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
@@ -804,6 +808,13 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         cue.bits |= LABEL;
         return cue;
     }
+    if s >= 1
+        && line[s - 1] == b'.'
+        && (s == 1 || !is_path_byte(line[s - 2]))
+        && line[s..e].contains(&b'.')
+    {
+        cue.bits |= DOTFILE;
+    }
     // A glob with a wildcard among its folders or for a file name (`rules/*/coding-style.md`,
     // `.claude/rules/*.md`) is a pattern of many files, not one: no reference to any, and no
     // tie between them. A leading `*/` (`*/sympy/printing/x.py`) still ends in one path.
@@ -839,9 +850,27 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         cue.bits |= LABEL;
         return cue;
     }
+    // So is a closing tag (`lines.push("</debug>")`): markup, not `/debug` invoked.
+    if s >= 2 && line[s - 1] == b'/' && line[s - 2] == b'<' && line.get(e) == Some(&b'>') && !camel
+    {
+        cue.bits |= LABEL;
+        return cue;
+    }
     // A link to an anchor of the same page (`[Accessibility Testing](#accessibility-testing)`,
     // `href="#setup"`) names a heading there, not a file.
     if s >= 2 && line[s - 1] == b'#' && matches!(line[s - 2], b'(' | b'"' | b'\'') {
+        cue.bits |= LABEL;
+        return cue;
+    }
+    // Before a colon and a word, a name is a namespace or a group of something else's
+    // (`hygiene:quick`, an npm script; `docs:update`): a plugin or a folder of commands, never
+    // the file of the name. (A file's line, `server.cjs:42`, and a key, `planner: plans`, are
+    // not such; nor the middle of `a:b:c`.)
+    if line.get(e) == Some(&b':')
+        && line.get(e + 1).is_some_and(u8::is_ascii_alphabetic)
+        && !word.contains(&b'.')
+        && (s == 0 || !matches!(line[s - 1], b':' | b'/'))
+    {
         cue.bits |= LABEL;
         return cue;
     }
@@ -1325,6 +1354,13 @@ fn after_package_manager(before: &[u8]) -> bool {
         ("cargo", "install"),
         ("gem", "install"),
         ("brew", "install"),
+        // A script of the project's `package.json` (`npm run hygiene:quick`): the script's
+        // name, not a command or a skill that shares it (16 labelled lines of 17 were not).
+        ("npm", "run"),
+        ("npm", "run-script"),
+        ("pnpm", "run"),
+        ("yarn", "run"),
+        ("bun", "run"),
         // The client's own: a plugin installed or switched (`/plugin install pm-skills`,
         // `claude plugin enable x`) is the plugin, not a skill or a file that shares its name.
         ("plugin", "install"),
@@ -3373,6 +3409,27 @@ app.all('/x/:id{/:op}', tally)\n";
         assert!(has(&c, LABEL), "{c:?}");
         let c = cue("total = base +standup", "standup", "a.py");
         assert!(!has(&c, LABEL), "{c:?}");
+        // A closing tag is markup; a name before a colon and a word is another's namespace
+        // or group (an npm script), not the file of the name.
+        for (line, name) in [
+            (r#"lines.push("</debug>")"#, "debug"),
+            (
+                "- Included in `hygiene:quick` and `commit:check` scripts",
+                "hygiene",
+            ),
+            (r#"    "docs:update": "node scripts/docs.js","#, "docs"),
+        ] {
+            assert!(has(&cue(line, name, "a.md"), LABEL), "{line}");
+        }
+        for (line, name) in [
+            ("run `/debug` now", "debug"),
+            ("- planner: plans the work", "planner"),
+            ("see server.cjs:42", "server.cjs"),
+            ("use `/sc:hygiene` here", "hygiene"),
+            ("the <ListSkeleton/> and </ListSkeleton>", "ListSkeleton"),
+        ] {
+            assert!(!has(&cue(line, name, "a.md"), LABEL), "{line}");
+        }
         // A file name before "files" is the kind of file, as after "a" or "each".
         let c = cue("Scan all folders for CLAUDE.md files", "CLAUDE.md", "a.md");
         assert!(has(&c, ANY), "{c:?}");
@@ -3514,6 +3571,8 @@ app.all('/x/:id{/:op}', tally)\n";
             ("execSync(`npx ruv-swarm status`)", "ruv-swarm"),
             ("<code>claude /plugin install pm-skills</code>", "pm-skills"),
             ("/plugin install pm-skills@claude-code-skills", "pm-skills"),
+            ("- **Command**: `npm test && npm run hygiene`", "hygiene"),
+            ("bun run --silent evals", "evals"),
         ] {
             assert!(has(&cue(line, name, "a.md"), PACKAGE), "{line}");
         }

@@ -26,13 +26,18 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     // `config.json` in `app.config.json`) is that other file's name, not this one's. (A
     // Python module written with its package and its extension, `sympy.physics.actuator.py`,
     // is the module.)
+    // Nor is one after a wildcard's dot (`*.test.sh`): the closing part of many files' names,
+    // a pattern, not the file `test.sh`. (After a bare dot it may be a dotfile's name,
+    // `.gitlab-ci.yml` rendered from a template `gitlab-ci.yml`.)
     ms.retain(|m| {
         let name = matcher.name(m.name);
-        !(m.start >= 2
-            && bytes[m.start - 1] == b'.'
-            && crate::scan::matcher::is_name_byte(bytes[m.start - 2])
-            && name.contains('.')
-            && !name.ends_with(".py"))
+        let after_dot = m.start >= 2 && bytes[m.start - 1] == b'.' && name.contains('.');
+        !(after_dot
+            && match bytes[m.start - 2] {
+                b if crate::scan::matcher::is_name_byte(b) => !name.ends_with(".py"),
+                b'*' => true,
+                _ => false,
+            })
     });
     // A document's own `name:` in its frontmatter declares its name: no mention of anything
     // (a skill's variant `SKILL.v1-yolo.md` declaring `name: x` does not name `x/SKILL.md`).
@@ -3411,6 +3416,22 @@ mod tests {
         // (A module after its package's dot is still found: `lib.helpers_lib`.)
         let got = found(&names, "x = \"lib.helpers_lib\"\n", "t.py");
         assert_eq!(got.len(), 1, "{got:?}");
+        // After a wildcard's dot, a name closes a pattern of many files' names; after a bare
+        // dot it may be a dotfile's.
+        for text in [
+            "[[ \"$(basename \"$h\")\" == *.test.sh ]] && continue\n",
+            "for t in \"${REPO}/hooks/\"*.test.sh; do\n",
+        ] {
+            assert!(found(&["test.sh"], text, "h.sh").is_empty(), "{text}");
+        }
+        for text in [
+            "run ./test.sh\n",
+            "run ../test.sh\n",
+            "run test.sh\n",
+            "add .test.sh\n",
+        ] {
+            assert_eq!(found(&["test.sh"], text, "h.sh").len(), 1, "{text}");
+        }
     }
 
     #[test]

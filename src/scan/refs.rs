@@ -665,8 +665,11 @@ pub fn decide_hinted(
     // A documentation folder named after a command or an agent (`docs/specs/spot-check/`
     // beside the command `spot-check`) holds writings about that thing, its spec and plans:
     // the name is the thing. (A tool's folder so named, `tools/librarian-ask/`, is the tool.)
+    // A value in data is no prose: `"entity_id": "design-skeptic"` in a record kept in
+    // `variants/design-skeptic/` names the agent the folder's records are about.
     if m.via.is_none()
         && m.cue & (cue::SOURCE | cue::SLASH | cue::NAMESPACE | cue::KEY | cue::KINDS) == 0
+        && !cue::is_data(m.src)
         && in_folder_named(m.src, m.name).is_some_and(|folder| {
             let about = dir_of(folder)
                 .split('/')
@@ -1279,6 +1282,11 @@ fn bare_kind(
         }
     }
     if m.name == base && base.contains('.') {
+        // `.test.sh` is no name of `test.sh`; `.gitlab-ci.yml` is the dotfile a template
+        // `gitlab-ci.yml` renders.
+        if cue & cue::DOTFILE != 0 && !is_template(path) {
+            return None;
+        }
         // The client's own instruction files exist at every level (`~/.claude/CLAUDE.md`, a
         // subfolder's, a plugin's): the bare name says which kind of file, not which one.
         // Only a root file names its root sibling by it; elsewhere it takes a path or "the
@@ -1293,12 +1301,15 @@ fn bare_kind(
         // So do the files that define a folder (`index.js`, `__init__.py`): the root's is one
         // of many.
         let any_level = is_client_file(base) || super::names::defines_folder(base);
+        // In a user's own client folder, "the global `CLAUDE.md`" is this root's.
+        let root = cue & cue::ROOT != 0
+            || cue & cue::GLOBAL != 0 && (tree.root_is_client || tree.root_is_home);
         if !path.contains('/')
             && any_level
             && m.src.contains('/')
-            && cue & cue::ROOT == 0
+            && !root
             && !projects_own
-            && !project_file_above(m, base, disk)
+            && !project_file_above(m, base, tree, disk)
         {
             return None;
         }
@@ -1533,6 +1544,7 @@ fn bare_kind(
                 || cue & cue::LITERAL != 0 && lists_submodule(m.src, path, m.name)
                 || cue & (cue::CODE | cue::SOURCE | cue::FENCE) == cue::CODE
                     && kept_beside_skill(m.src, path)
+                || cue & cue::LITERAL != 0 && tests_subject(m.src, path, m.name)
                 || cue & (cue::CAPS | cue::SOURCE | cue::FENCE | cue::CODE) == cue::CAPS
                     && !distinctive
                     && capital_document(path, m.name, m.src, disk)
@@ -1547,10 +1559,42 @@ fn bare_kind(
 
 /// Whether `path` is a document a skill keeps beside its `SKILL.md`, and `src` is that
 /// `SKILL.md`: there a code span of the document's stem, even a word (`` `reviewer` `` beside
-/// `reviewer.md`), is the step the skill dispatches to that file.
+/// `reviewer.md`), is the step the skill dispatches to that file. So is a folder's `README.md`
+/// listing the documents it introduces (`` `debugging`, `testing` `` in `rules/README.md`).
 fn kept_beside_skill(src: &str, path: &str) -> bool {
     let (dir, base) = src.rsplit_once('/').unwrap_or(("", src));
-    base == "SKILL.md" && path.ends_with(".md") && dir_of(path) == dir && !dir.is_empty()
+    (base == "SKILL.md" || base.eq_ignore_ascii_case("README.md"))
+        && path.ends_with(".md")
+        && dir_of(path) == dir
+        && !dir.is_empty()
+}
+
+/// Whether `src` is a test of the file at `path` and `name` is that file's stem, or its
+/// folder's for a folder's entry (`describe("hot-tree")` in `hot-tree.test.ts` beside
+/// `hot-tree.ts`; `name: "avoid-x"` in `avoid-x.test.ts` beside `avoid-x.md`): a test says
+/// in its strings what it tests.
+fn tests_subject(src: &str, path: &str, name: &str) -> bool {
+    let (sdir, sbase) = src.rsplit_once('/').unwrap_or(("", src));
+    let (pdir, pbase) = path.rsplit_once('/').unwrap_or(("", path));
+    if sdir != pdir || !super::resolve::is_test(src) || super::resolve::is_test(path) {
+        return false;
+    }
+    let stem = sbase.split('.').next().unwrap_or(sbase);
+    let subject = if let Some(s) = stem.strip_prefix("test_") {
+        s
+    } else if let Some(s) = stem.strip_suffix("_test") {
+        s
+    } else if sbase.contains(".test.") || sbase.contains(".spec.") {
+        stem
+    } else {
+        return false;
+    };
+    let target = pbase.split('.').next().unwrap_or(pbase);
+    if subject == "index" {
+        target == "index" && sdir.rsplit('/').next() == Some(name)
+    } else {
+        subject == name && target == name
+    }
 }
 
 /// Whether the folder `dir` is a program's package (`package.json`, `pyproject.toml`,
@@ -1707,7 +1751,7 @@ fn is_client_file(base: &str) -> bool {
 }
 
 /// Whether `src` instructs an agent at work on any project: an agent, skill or command (or a
-/// skill's own file) a kit ships. Not one of the project's own `.claude/` (there "the project"
+/// skill's own file), or a hook, a kit ships. Not one of the project's own `.claude/` (there "the project"
 /// is this one), unless the root is the home, whose `.claude/` serves every project. (A
 /// subfolder's `CLAUDE.md` may be this repository's own, "the root `CLAUDE.md`" its root's.)
 fn instructs_any_project(src: &str, tree: Tree, disk: &dyn Disk) -> bool {
@@ -1715,21 +1759,27 @@ fn instructs_any_project(src: &str, tree: Tree, disk: &dyn Disk) -> bool {
         return false;
     }
     let base = src.rsplit('/').next().unwrap_or(src);
-    entity_on_disk(src, base, disk) != Entity::Other || src.split('/').any(|c| c == "skills")
+    entity_on_disk(src, base, disk) != Entity::Other
+        || src.split('/').any(|c| c == "skills" || c == "hooks")
 }
 
 /// Whether the root's project file `base` (`CHANGELOG.md`, `README.md`, `LICENSE`) is the one a
 /// bare mention in a subfolder means: a project keeps one, and "update CHANGELOG.md" in
 /// `docs/release.md` is the project's. Not where a folder on the way up keeps its own (a
 /// package's `CHANGELOG.md`, `docs/README.md`: that nearer one is meant), nor inside a plugin
-/// (installed alone, it means its own), nor "a README.md" (any folder's). The client's
+/// (installed alone, it means its own), nor "a README.md" (any folder's), nor in a kit's
+/// agent, skill, command or hook (at work on any project: "look for `README.md`" is that
+/// project's), nor in a test's code (`git add README.md` in the repository it sets up; a spec
+/// in prose is the project's own). The client's
 /// instruction files exist at every level and stay out.
 /// (A lint's allowlist of such names, `README.md, LICENSE, CHANGELOG.md`, speaks of any
 /// project's; "git add README.md CLAUDE.md" of ours: a list alone does not tell them apart.)
-fn project_file_above(m: &Mention<'_>, base: &str, disk: &dyn Disk) -> bool {
+fn project_file_above(m: &Mention<'_>, base: &str, tree: Tree, disk: &dyn Disk) -> bool {
     if !PROJECT_FILES.iter().any(|p| base.eq_ignore_ascii_case(p))
         || m.cue & cue::ANY != 0
         || plugin_of(m.src, disk).is_some()
+        || instructs_any_project(m.src, tree, disk)
+        || super::resolve::is_test(m.src) && cue::lang_of(m.src, b"").is_some()
     {
         return false;
     }
@@ -3769,6 +3819,55 @@ mod tests {
     }
 
     #[test]
+    fn the_global_claude_md_is_the_roots_in_a_users_client_folder() {
+        let m = Mention {
+            src: "rules/harness.md",
+            name: "CLAUDE.md",
+            cue: cue::GLOBAL,
+            via: None,
+            text: "",
+        };
+        let b = [(1, "CLAUDE.md")];
+        let exists = |p: &str| {
+            if p == "CLAUDE.md" || p == "rules/harness.md" {
+                OnDisk::File
+            } else {
+                OnDisk::Missing
+            }
+        };
+        let client = Tree {
+            root_is_home: false,
+            root_is_client: true,
+        };
+        let got = decide(&m, &b, client, &exists);
+        assert_eq!(edge_to(got), Some((1, RefKind::File)), "{got:?}");
+        // In a project, the global one is the user's, not the root's.
+        let got = decide(&m, &b, Tree::default(), &exists);
+        assert_eq!(edge_to(got), None, "{got:?}");
+    }
+
+    #[test]
+    fn a_kits_or_a_tests_readme_is_the_project_it_works_on() {
+        let b = ["README.md"];
+        // "update README.md" in a document of the repository is the root's.
+        let got = d("docs/release.md", "README.md", 0, None, &b);
+        assert!(edge_to(got).is_some(), "{got:?}");
+        // "Look for existing docs in `README.md`" in a skill, a hook's comment, and
+        // `git add README.md` in a test: the project's at work, the test's own repository.
+        for src in [
+            "skills/mapping/SKILL.md",
+            "hooks/governing.sh",
+            "hooks/memory.test.sh",
+            "tests/test_cli.py",
+        ] {
+            assert_eq!(edge_to(d(src, "README.md", 0, None, &b)), None, "{src}");
+        }
+        // A design spec kept in `docs/specs/` is no test.
+        let got = d("docs/specs/rename.md", "README.md", 0, None, &b);
+        assert!(edge_to(got).is_some(), "{got:?}");
+    }
+
+    #[test]
     fn in_a_users_client_folder_the_projects_claude_md_is_another_file() {
         let m = |cue_bits| Mention {
             src: "skills/audit/SKILL.md",
@@ -5479,6 +5578,75 @@ mod tests {
         assert_eq!(d(other, "reviewer", cue::CODE, None, &b), Decision::Weak);
         let far = ["skills/git/references/reviewer.md"];
         assert_eq!(d(src, "reviewer", cue::CODE, None, &far), Decision::Weak);
+    }
+
+    #[test]
+    fn a_folders_readme_names_its_documents_by_stem_in_code() {
+        let b = ["rules/debugging.md"];
+        // "**Always-on** - `discipline`, `debugging`, `security`" in `rules/README.md`.
+        let got = d("rules/README.md", "debugging", cue::CODE, None, &b);
+        assert!(edge_to(got).is_some(), "{got:?}");
+        // A word, or another folder's README, says nothing of the file.
+        assert_eq!(
+            d("rules/README.md", "debugging", 0, None, &b),
+            Decision::Weak
+        );
+        let far = d("docs/README.md", "debugging", cue::CODE, None, &b);
+        assert_eq!(far, Decision::Weak);
+    }
+
+    #[test]
+    fn a_test_names_its_subject_in_its_strings() {
+        let lit = cue::LITERAL | cue::SOURCE;
+        // `describe("hot-tree")` in `scripts/hot-tree.test.ts`, beside `scripts/hot-tree.ts`.
+        let b = ["scripts/hot-tree.ts"];
+        let got = d("scripts/hot-tree.test.ts", "hot-tree", lit, None, &b);
+        assert!(edge_to(got).is_some(), "{got:?}");
+        // `name: "avoid-x"` in a pattern's test, beside the pattern's document.
+        let doc = ["patterns/avoid-x.md"];
+        let got = d("patterns/avoid-x.test.ts", "avoid-x", lit, None, &doc);
+        assert!(edge_to(got).is_some(), "{got:?}");
+        // A folder's entry is tested by the folder's name.
+        let entry = ["hooks/skill-suggester/index.ts"];
+        let got = d(
+            "hooks/skill-suggester/index.test.ts",
+            "skill-suggester",
+            lit,
+            None,
+            &entry,
+        );
+        assert!(edge_to(got).is_some(), "{got:?}");
+        // Another file's test, or a test elsewhere, names no subject so.
+        let other = d("scripts/cold-tree.test.ts", "hot-tree", lit, None, &b);
+        assert_eq!(other, Decision::Weak);
+        let far = d("tests/hot-tree.test.ts", "hot-tree", lit, None, &b);
+        assert_eq!(far, Decision::Weak);
+    }
+
+    #[test]
+    fn a_dotfile_is_no_file_of_its_name_but_the_one_a_template_renders() {
+        let dot = cue::DOTFILE | cue::SOURCE;
+        // "every hook has a matching .test.sh" is no name of the root's `test.sh`.
+        assert_eq!(
+            d("tests/a.sh", "test.sh", dot, None, &["test.sh"]),
+            Decision::Weak
+        );
+        // `git add .gitlab-ci.yml`: the file a template renders.
+        let t = ["templates/gitlab-ci.yml"];
+        let got = d("docs/a.md", "gitlab-ci.yml", dot, None, &t);
+        assert!(edge_to(got).is_some(), "{got:?}");
+    }
+
+    #[test]
+    fn a_value_in_data_is_no_topic_of_the_folder_holding_it() {
+        let b = ["agents/design-skeptic.md"];
+        // `"entity_id": "design-skeptic"` in `variants/design-skeptic/v1/meta.json`.
+        let src = "variants/design-skeptic/v1/meta.json";
+        let got = d(src, "design-skeptic", 0, None, &b);
+        assert!(edge_to(got).is_some(), "{got:?}");
+        // In prose there, the name is the folder's topic.
+        let prose = "variants/design-skeptic/v1/notes.md";
+        assert_eq!(d(prose, "design-skeptic", 0, None, &b), Decision::Weak);
     }
 
     #[test]

@@ -1128,3 +1128,79 @@ fn a_path_closed_by_a_set_of_extensions_names_each_file() {
         "{full:?}"
     );
 }
+
+#[test]
+fn patterns_scripts_tags_and_kits_name_no_file_and_tests_and_readmes_name_theirs() {
+    let p = Project::empty();
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"**\"]\n  exclude: [\".src/**\"]\n",
+    );
+    p.write("README.md", "# Kit\n");
+    p.write("test.sh", "#!/bin/sh\n");
+    p.write("rules/debugging.md", "# Debugging\n");
+    p.write("scripts/hot-tree.ts", "export const x = 1\n");
+    p.write("templates/gitlab-ci.yml", "stages: []\n");
+    p.write("commands/hygiene.md", "Check hygiene.\n");
+    p.write("commands/debug.md", "Debug it.\n");
+    p.write(
+        "agents/design-skeptic.md",
+        "---\nname: design-skeptic\ndescription: finds faults\n---\nBody.\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    // The writers come after the first index: the incremental run decides them.
+    p.write("rules/README.md", "Always on: `discipline`, `debugging`.\n");
+    p.write(
+        "scripts/hot-tree.test.ts",
+        "describe(\"hot-tree\", () => {})\n",
+    );
+    p.write(
+        "hooks/check.sh",
+        "[[ \"$h\" == *.test.sh ]] && continue\n# Look for README.md in the project\n",
+    );
+    p.write(
+        "docs/ci.md",
+        "```bash\ngit add .gitlab-ci.yml\n```\nRun `npm run hygiene`, then `hygiene:quick`.\nUpdate README.md.\n",
+    );
+    p.write("scripts/out.ts", "lines.push(\"</debug>\")\n");
+    p.write(
+        "skills/map/SKILL.md",
+        "---\nname: map\ndescription: maps\n---\nLook for docs in `README.md`.\n",
+    );
+    p.write(
+        "variants/design-skeptic/v1/meta.json",
+        "{\n  \"entity_id\": \"design-skeptic\"\n}\n",
+    );
+    p.src().arg("index").assert().success();
+    let incremental = edge_rows(&p);
+    for (src, dst, line) in [
+        ("rules/README.md", "rules/debugging.md", "1"),
+        ("scripts/hot-tree.test.ts", "scripts/hot-tree.ts", "1"),
+        ("docs/ci.md", "templates/gitlab-ci.yml", "2"),
+        ("docs/ci.md", "README.md", "5"),
+        (
+            "variants/design-skeptic/v1/meta.json",
+            "agents/design-skeptic.md",
+            "2",
+        ),
+    ] {
+        assert!(
+            incremental.contains(&edge(src, dst, line)),
+            "{src}:{line} -> {dst}: {incremental:?}"
+        );
+    }
+    for (src, dst) in [
+        ("hooks/check.sh", "test.sh"),
+        ("hooks/check.sh", "README.md"),
+        ("docs/ci.md", "commands/hygiene.md"),
+        ("scripts/out.ts", "commands/debug.md"),
+        ("skills/map/SKILL.md", "README.md"),
+    ] {
+        assert!(
+            !incremental.iter().any(|r| r[0] == src && r[1] == dst),
+            "{src} -> {dst}: {incremental:?}"
+        );
+    }
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edge_rows(&p));
+}
