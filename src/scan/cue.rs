@@ -862,14 +862,17 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
         cue.bits |= LABEL;
         return cue;
     }
-    // Before a colon and a word, a name is a namespace or a group of something else's
-    // (`hygiene:quick`, an npm script; `docs:update`): a plugin or a folder of commands, never
-    // the file of the name. (A file's line, `server.cjs:42`, and a key, `planner: plans`, are
-    // not such; nor the middle of `a:b:c`.)
-    if line.get(e) == Some(&b':')
+    // In prose, before a colon and a word, a name is a namespace or a group of something
+    // else's (`hygiene:quick`, an npm script; `docs:update`): a plugin or a folder of commands,
+    // never the file of the name. (A file's line, `server.cjs:42`, and a key, `planner: plans`,
+    // are not such; nor the middle of `a:b:c`, nor a module's object, `pkg.config:Base`, or
+    // an entry point in data or code, `"cli:main"`.)
+    if lang.is_none()
+        && !is_data_file
+        && line.get(e) == Some(&b':')
         && line.get(e + 1).is_some_and(u8::is_ascii_alphabetic)
         && !word.contains(&b'.')
-        && (s == 0 || !matches!(line[s - 1], b':' | b'/'))
+        && (s == 0 || !matches!(line[s - 1], b':' | b'/' | b'.'))
     {
         cue.bits |= LABEL;
         return cue;
@@ -3417,10 +3420,16 @@ app.all('/x/:id{/:op}', tally)\n";
                 "- Included in `hygiene:quick` and `commit:check` scripts",
                 "hygiene",
             ),
-            (r#"    "docs:update": "node scripts/docs.js","#, "docs"),
         ] {
             assert!(has(&cue(line, name, "a.md"), LABEL), "{line}");
         }
+        // A module's object and an entry point in code or data are the module's.
+        let c = cue("# ``xml.sax.saxutils:escape``", "saxutils", "a.py");
+        assert!(!has(&c, LABEL), "{c:?}");
+        let line = r#"main = "cli:main""#;
+        let s = line.find("cli").unwrap_or(0);
+        let c = cue_in(line.as_bytes(), s, s + 3, None, true);
+        assert!(!has(&c, LABEL), "{c:?}");
         for (line, name) in [
             ("run `/debug` now", "debug"),
             ("- planner: plans the work", "planner"),
