@@ -110,8 +110,15 @@ const PATHS: &[&str] = &[
     // An agent a skill keeps for itself; an installed copy's source under a distinctive folder.
     ".claude/skills/alpha/agents/watcher.md",
     ".claude/tools/kit-x/conf.sh",
-    // A folder's README, which a link to the folder shows.
+    // A folder's README, which a link to the folder shows (and names its documents by stem).
     ".claude/docs/README.md",
+    ".claude/docs/setup.md",
+    // A test naming its subject (`tool.py`) in strings; a record in a folder named for an
+    // agent; a template rendering a dotfile; the root's README a hook's words may not mean.
+    ".claude/tool.test.ts",
+    ".claude/runs/alpha/meta.json",
+    ".claude/templates/gitlab-ci.yml",
+    "README.md",
     // A document named in capitals (`REGISTRY`), inside the skill only while `SKILL.md` is there.
     ".claude/skills/beta/REGISTRY.md",
     // An agent in a subfolder of agents/, by its frontmatter (`tools:` in some contents).
@@ -178,6 +185,11 @@ const WORDS: &[&str] = &[
     "\nrun .claude/skills/beta/scripts/stale.{sh,ps1} and `.claude/agents/alpha.{md,txt}`",
     "\n\"test:beta\": \"vitest\", and .claude:beta or `alpha:beta`",
     "\nRECOMMENDED_SKILLS+=(\"gamma-x\" \"beta\")",
+    "\nnpm run beta, `status:quick`, lines.push(\"</status>\")",
+    "\n[[ $h == *.test.sh ]] || git add .gitlab-ci.yml",
+    "\nupdate README.md and the global CLAUDE.md",
+    "\n\"entity_id\": \"alpha\", describe(\"tool\")",
+    "\nsee `setup` and `guide`",
     "\n```bash\ngamma-x --fast x\n```\nread `./CLAUDE.md`",
     "\nW=$(mktemp -d)\ncat > \"$W/.claude/agents/alpha.md\"\nbash \"$W/.claude/agents/alpha.md\"",
     "\nInstall the global `CLAUDE.md`, not the target repo's `CLAUDE.md`",
