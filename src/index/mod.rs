@@ -172,8 +172,10 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // tag and a name after a bare dot (`*.test.sh`) name no file; a test names its subject
         // in strings; a folder's `README.md` names its documents by stem in code spans; "the
         // global `CLAUDE.md`" in a client folder is the root's; a kit's, a hook's or a test's
-        // `README.md` is not the root's; a value in data is no folder's topic.
-        "rules": 44,
+        // `README.md` is not the root's; a value in data is no folder's topic; 45: a name
+        // declared in title case, written so within a sentence, is a proper name (an agent's
+        // persona, `name: "Advocate"`); a package script's arguments are no scripts.
+        "rules": 45,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

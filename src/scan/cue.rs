@@ -165,6 +165,11 @@ pub const GLOBAL: u64 = 1 << 44;
 /// name, or the closing part of many files' names; the file of the name only where it is a
 /// template that renders the dotfile (`templates/gitlab-ci.yml`).
 pub const DOTFILE: u64 = 1 << 45;
+/// A name declared in title case written as declared within a sentence ("I want Advocate to
+/// have a skill", "(Scout)"): a proper name, the persona an agent is (`name: "Advocate"`),
+/// however common the word. (At a sentence's or an item's start, or in a heading, it may be
+/// the word: "Spike testing" beside an agent `Spike`.)
+pub const PROPER: u64 = 1 << 46;
 
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
@@ -1394,12 +1399,15 @@ fn after_package_manager(before: &[u8]) -> bool {
     };
     let mut prev: &[u8] = first;
     // (A few packages at most lie between: prose would otherwise walk its whole line back.)
-    for w in plain.take(6) {
+    for (between, w) in plain.take(6).enumerate() {
         let tool = last_word(w);
         if INSTALLS.iter().any(|(t, verb)| {
             tool.eq_ignore_ascii_case(t.as_bytes()) && prev.eq_ignore_ascii_case(verb.as_bytes())
         }) {
-            return true;
+            // A script run takes arguments, not more scripts (`bun run evals strategy-doc`
+            // runs the evals of the `strategy-doc` skill).
+            let run = prev.eq_ignore_ascii_case(b"run") || prev.eq_ignore_ascii_case(b"run-script");
+            return !run || between == 0;
         }
         if !package(prev) {
             return false;
@@ -3584,6 +3592,10 @@ app.all('/x/:id{/:op}', tally)\n";
             ("bun run --silent evals", "evals"),
         ] {
             assert!(has(&cue(line, name, "a.md"), PACKAGE), "{line}");
+        }
+        // A script's argument is no script.
+        for (line, name) in [("- [ ] `bun run evals strategy-doc` passes", "strategy-doc")] {
+            assert!(!has(&cue(line, name, "a.md"), PACKAGE), "{line}");
         }
         for (line, name) in [
             // A runner's argument, a word before it, a chain of commands.

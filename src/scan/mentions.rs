@@ -100,6 +100,13 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
         if !written_lower && bytes[m.start].is_ascii_lowercase() {
             c.bits |= cue::LOWERED;
         }
+        if bytes[m.start].is_ascii_uppercase()
+            && matcher.name(m.name).bytes().any(|b| b.is_ascii_lowercase())
+            && !written_lower
+            && within_sentence(bytes, m.start)
+        {
+            c.bits |= cue::PROPER;
+        }
         if written_lower
             && bytes[m.start].is_ascii_uppercase()
             && !bytes[m.start..m.end].contains(&b'-')
@@ -3400,6 +3407,26 @@ mod tests {
         ] {
             assert!(tails(text).is_empty(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_title_case_name_within_a_sentence_is_a_proper_name() {
+        let proper = |text: &str| {
+            found(&["Advocate"], text, "a.md")
+                .iter()
+                .any(|(_, _, bits, _)| bits & cue::PROPER != 0)
+        };
+        assert!(proper("I want Advocate to have a skill\n"));
+        assert!(proper("is given (Advocate). Both: no\n"));
+        // At a sentence's or an item's start, in a heading, or written lower: no more than
+        // the word.
+        assert!(!proper("Advocate already lists a11y\n"));
+        assert!(!proper("- Advocate testing in /tmp\n"));
+        assert!(!proper("## Skill Addition to Advocate\n"));
+        assert!(!proper("a devil's advocate here\n"));
+        // A name declared in lower case, capitalised, is a capitalised word.
+        let got = found(&["advocate"], "I want Advocate here\n", "a.md");
+        assert!(got.iter().all(|(_, _, bits, _)| bits & cue::PROPER == 0));
     }
 
     #[test]

@@ -477,7 +477,7 @@ pub fn never_an_edge(
     if cue & cue::CODE_FILE != 0 {
         return true;
     }
-    cue & (cue::NAMED | cue::FOLDER | cue::ROOT | cue::CAPS | cue::ARG) == 0
+    cue & (cue::NAMED | cue::FOLDER | cue::ROOT | cue::CAPS | cue::ARG | cue::PROPER) == 0
         && !distinctive()
         && !is_role_noun(name)
         && !src.split('/').any(|c| c == name)
@@ -1467,6 +1467,7 @@ fn bare_kind(
         Entity::Agent => {
             distinctive
                 || named
+                || cue & cue::PROPER != 0
                 || is_role_noun(m.name)
                     && role_reaches(m.src, path)
                     && (kept_around(path, m.src) || !in_skill_reference(m.src))
@@ -5578,6 +5579,21 @@ mod tests {
         assert_eq!(d(other, "reviewer", cue::CODE, None, &b), Decision::Weak);
         let far = ["skills/git/references/reviewer.md"];
         assert_eq!(d(src, "reviewer", cue::CODE, None, &far), Decision::Weak);
+    }
+
+    #[test]
+    fn an_agent_declared_in_title_case_is_named_as_a_proper_name_mid_sentence() {
+        let b = ["agents/council-advocate.md"];
+        let got = d("x.md", "Advocate", cue::PROPER, None, &b);
+        assert!(edge_to(got).is_some(), "{got:?}");
+        // Without the cue (a sentence's first word), a common word is no name.
+        assert_eq!(d("x.md", "Advocate", 0, None, &b), Decision::Weak);
+        // A document of the name is no persona.
+        let doc = ["docs/Advocate.md"];
+        assert_eq!(
+            d("x.md", "Advocate", cue::PROPER, None, &doc),
+            Decision::Weak
+        );
     }
 
     #[test]

@@ -1204,3 +1204,39 @@ fn patterns_scripts_tags_and_kits_name_no_file_and_tests_and_readmes_name_theirs
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(incremental, edge_rows(&p));
 }
+
+#[test]
+fn an_agent_declared_in_title_case_is_named_mid_sentence_as_a_proper_name() {
+    let p = Project::empty();
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"**\"]\n  exclude: [\".src/**\"]\n",
+    );
+    p.write(
+        "docs/council.md",
+        "I want Advocate to review it.\nAdvocate testing is a phase.\nA devil's advocate.\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    // The agent arrives after the document: the incremental run decides the mentions anew.
+    p.write(
+        "agents/council-advocate.md",
+        "---\nname: \"Advocate\"\ndescription: user lens\n---\nYou are Advocate.\n",
+    );
+    p.src().arg("index").assert().success();
+    let incremental = edge_rows(&p);
+    let (src, dst) = ("docs/council.md", "agents/council-advocate.md");
+    assert!(
+        incremental.contains(&edge(src, dst, "1")),
+        "{incremental:?}"
+    );
+    assert!(
+        !incremental.contains(&edge(src, dst, "2")),
+        "{incremental:?}"
+    );
+    assert!(
+        !incremental.contains(&edge(src, dst, "3")),
+        "{incremental:?}"
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edge_rows(&p));
+}
