@@ -174,8 +174,10 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // global `CLAUDE.md`" in a client folder is the root's; a kit's, a hook's or a test's
         // `README.md` is not the root's; a value in data is no folder's topic; 45: a name
         // declared in title case, written so within a sentence, is a proper name (an agent's
-        // persona, `name: "Advocate"`); a package script's arguments are no scripts.
-        "rules": 45,
+        // persona, `name: "Advocate"`); a package script's arguments are no scripts; 46: a
+        // plugin is called by its manifest's name as well as its folder's
+        // (`claude-workflow:planner` for `plugin/`); a kit's `.gitignore` is its project's.
+        "rules": 46,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -244,7 +244,7 @@ pub fn plugin_of<'p>(path: &'p str, disk: &dyn Disk) -> Option<&'p str> {
 fn names_another_plugin(m: &Mention<'_>, disk: &dyn Disk) -> bool {
     let ns = m.via.and_then(|v| v.strip_suffix(':'));
     match (m.cue & cue::NAMESPACE != 0, ns, plugin_of(m.src, disk)) {
-        (true, Some(ns), Some(own)) => ns != plugin_name(own) && is_plugin(own, ns, disk),
+        (true, Some(ns), Some(own)) => !plugin_named(own, ns, disk) && is_plugin(own, ns, disk),
         _ => false,
     }
 }
@@ -252,6 +252,18 @@ fn names_another_plugin(m: &Mention<'_>, disk: &dyn Disk) -> bool {
 /// A plugin's name: its folder's.
 fn plugin_name(folder: &str) -> &str {
     folder.rsplit('/').next().unwrap_or(folder)
+}
+
+/// Whether the plugin in `folder` is called `ns`: by its folder's name, or by the name its
+/// manifest declares (`plugin/` declaring `"name": "claude-workflow"` is invoked as
+/// `claude-workflow:planner`). (The index re-decides the names under a plugin whose manifest
+/// is read again.)
+fn plugin_named(folder: &str, ns: &str, disk: &dyn Disk) -> bool {
+    plugin_name(folder) == ns
+        || disk
+            .text(&format!("{folder}/.claude-plugin/plugin.json"))
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .is_some_and(|v| v.get("name").and_then(|n| n.as_str()) == Some(ns))
 }
 
 /// Whether a plugin named `ns` sits beside the plugin folder `plugin` (`…/plugins/ns/`).
@@ -542,7 +554,10 @@ pub fn decide_hinted(
     // plugin that keeps `coverage.md`. (Invoked, `/hub:status` may be a namespace the
     // command's own frontmatter declares.)
     if let Some(ns) = m.via.and_then(|v| v.strip_suffix(':')) {
-        let fits = |p: &str| p.split('/').any(|c| c == ns) || plugin_of(p, exists).is_none();
+        let fits = |p: &str| {
+            p.split('/').any(|c| c == ns)
+                || plugin_of(p, exists).is_none_or(|pl| plugin_named(pl, ns, exists))
+        };
         // (A file's name before the colon is a mapping's, `"CLAUDE.md:UPSTREAM-CLAUDE.md"`.)
         if m.cue & (cue::NAMESPACE | cue::SLASH) == cue::NAMESPACE
             && !ns.contains('.')
@@ -807,7 +822,7 @@ pub fn decide_hinted(
     if let Some(ns) = m.via.and_then(|v| v.strip_suffix(':')) {
         if m.cue & cue::NAMESPACE != 0 {
             narrow(&mut qualified, |p| {
-                plugin_of(p, exists).is_some_and(|f| plugin_name(f) == ns)
+                plugin_of(p, exists).is_some_and(|f| plugin_named(f, ns, exists))
             });
         }
     }
@@ -1236,7 +1251,8 @@ fn bare_kind(
     if let Some((sp, tp)) = plugins {
         let ns_ok = m
             .via
-            .is_some_and(|v| v.strip_suffix(':') == Some(plugin_name(tp)));
+            .and_then(|v| v.strip_suffix(':'))
+            .is_some_and(|ns| plugin_named(tp, ns, disk));
         let unique_thing = only
             && distinctive
             && !m.name.contains('.')
@@ -1399,7 +1415,7 @@ fn bare_kind(
     if cue & cue::NAMESPACE != 0 {
         let ns = m.via.and_then(|v| v.strip_suffix(':'));
         if let (Some(ns), Some(tp)) = (ns, plugin_of(path, disk)) {
-            if ns != plugin_name(tp)
+            if !plugin_named(tp, ns, disk)
                 && (plugin_of(m.src, disk) != Some(tp) || is_plugin(tp, ns, disk))
             {
                 return None;
@@ -1712,7 +1728,7 @@ fn is_output_style(path: &str) -> bool {
 const INSTRUCTION_FILES: [&str; 4] = ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md"];
 
 /// Files every project and plugin keeps by convention.
-const PROJECT_FILES: [&str; 7] = [
+const PROJECT_FILES: [&str; 8] = [
     "README.md",
     "CHANGELOG.md",
     "CONTRIBUTING.md",
@@ -1720,6 +1736,7 @@ const PROJECT_FILES: [&str; 7] = [
     "LICENSE.md",
     "SECURITY.md",
     "CODE_OF_CONDUCT.md",
+    ".gitignore",
 ];
 
 /// Whether `path` is a document whose stem is the capitalised word `name` (`REGISTRY.md`,
@@ -3865,6 +3882,18 @@ mod tests {
         }
         // A design spec kept in `docs/specs/` is no test.
         let got = d("docs/specs/rename.md", "README.md", 0, None, &b);
+        assert!(edge_to(got).is_some(), "{got:?}");
+        // So is the `.gitignore` every project keeps: "append to `.gitignore`" in a skill.
+        let ignore = [".gitignore"];
+        let got = d(
+            "skills/spec/SKILL.md",
+            ".gitignore",
+            cue::CODE,
+            None,
+            &ignore,
+        );
+        assert_eq!(edge_to(got), None, "{got:?}");
+        let got = d("docs/setup.md", ".gitignore", cue::CODE, None, &ignore);
         assert!(edge_to(got).is_some(), "{got:?}");
     }
 

@@ -1240,3 +1240,43 @@ fn an_agent_declared_in_title_case_is_named_mid_sentence_as_a_proper_name() {
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(incremental, edge_rows(&p));
 }
+
+#[test]
+fn a_plugin_is_called_by_the_name_its_manifest_declares() {
+    let p = Project::empty();
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"**\"]\n  exclude: [\".src/**\"]\n",
+    );
+    p.write(
+        "plugin/.claude-plugin/plugin.json",
+        "{\"name\": \"claude-workflow\"}\n",
+    );
+    p.write(
+        "plugin/agents/planner.md",
+        "---\nname: planner\ndescription: plans\n---\nPlan.\n",
+    );
+    p.write(
+        "plugin/skills/spec/SKILL.md",
+        "---\nname: spec\ndescription: specs\n---\nTask({ subagent_type: \"claude-workflow:planner\" })\nthen `test:planner` runs\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edge_rows(&p);
+    let (src, dst) = ("plugin/skills/spec/SKILL.md", "plugin/agents/planner.md");
+    assert!(full.contains(&edge(src, dst, "5")), "{full:?}");
+    // Another scheme's namespace names no agent of the plugin.
+    assert!(!full.contains(&edge(src, dst, "6")), "{full:?}");
+    // The manifest renamed: the incremental run decides the names under it anew.
+    p.write(
+        "plugin/.claude-plugin/plugin.json",
+        "{\"name\": \"renamed-kit\"}\n",
+    );
+    p.src().arg("index").assert().success();
+    let incremental = edge_rows(&p);
+    assert!(
+        !incremental.contains(&edge(src, dst, "5")),
+        "{incremental:?}"
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edge_rows(&p));
+}

@@ -178,6 +178,21 @@ impl NameDelta {
                 }
             }
         }
+        // A plugin's manifest read again may declare another name, which its things are
+        // invoked by (`scan::refs::plugin_named`): the names under it are decided anew.
+        if !plan.full {
+            let mut stmt = conn.prepare_cached(sql::NAMES_UNDER)?;
+            let manifests = plan
+                .checks
+                .iter()
+                .filter_map(|(_, p, _)| p.strip_suffix("/.claude-plugin/plugin.json"));
+            for dir in manifests {
+                let (lo, hi) = (format!("{dir}/"), format!("{dir}0"));
+                for n in stmt.query_map([lo, hi], |r| r.get::<_, String>(0))? {
+                    package_names.insert(n?);
+                }
+            }
+        }
         // A Markdown file outside the agents' and commands' folders may become, or stop being,
         // an agent by an edit of its frontmatter (`scan::refs::entity_on_disk`): what its names
         // mean is decided anew whenever it is read again.
