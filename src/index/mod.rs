@@ -176,8 +176,10 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // declared in title case, written so within a sentence, is a proper name (an agent's
         // persona, `name: "Advocate"`); a package script's arguments are no scripts; 46: a
         // plugin is called by its manifest's name as well as its folder's
-        // (`claude-workflow:planner` for `plugin/`); a kit's `.gitignore` is its project's.
-        "rules": 46,
+        // (`claude-workflow:planner` for `plugin/`); a kit's `.gitignore` is its project's;
+        // 47: a run of words joined by `/` that is the path of a file without an extension
+        // (`bin/minify-md`) names it.
+        "rules": 47,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

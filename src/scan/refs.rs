@@ -919,7 +919,10 @@ fn decide_slashed(
     hint: Option<NameHint>,
 ) -> Decision {
     let run = m.via.unwrap_or(m.name);
-    let last = run.rsplit('/').next() == Some(m.name);
+    // (A name may hold folders itself: `bin/minify-md`, a file without an extension.)
+    let last = run
+        .strip_suffix(m.name)
+        .is_some_and(|head| head.is_empty() || head.ends_with('/'));
     let as_path = Mention {
         cue: m.cue & !cue::SLASHED,
         ..*m
@@ -5623,6 +5626,20 @@ mod tests {
             d("x.md", "Advocate", cue::PROPER, None, &doc),
             Decision::Weak
         );
+    }
+
+    #[test]
+    fn a_run_of_words_that_is_the_path_of_a_file_without_extension_names_it() {
+        let b = ["bin/minify-md"];
+        // `"format:check": "bin/minify-md --check"`: the run leads to the file.
+        let slashed = cue::SLASHED;
+        let via = Some("bin/minify-md");
+        let got = d("package.json", "bin/minify-md", slashed, via, &b);
+        assert!(edge_to(got).is_some(), "{got:?}");
+        // A run that only passes through it (`bin/minify-md/x`) does not.
+        let through = Some("bin/minify-md/x");
+        let got = d("package.json", "bin/minify-md", slashed, through, &b);
+        assert_eq!(edge_to(got), None, "{got:?}");
     }
 
     #[test]
