@@ -178,8 +178,9 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // plugin is called by its manifest's name as well as its folder's
         // (`claude-workflow:planner` for `plugin/`); a kit's `.gitignore` is its project's;
         // 47: a run of words joined by `/` that is the path of a file without an extension
-        // (`bin/minify-md`) names it.
-        "rules": 47,
+        // (`bin/minify-md`) names it; 48: a script without an extension whose first line
+        // says shell is a shell script (`$SCRIPT_DIR/lib/x.sh` is beside it).
+        "rules": 48,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

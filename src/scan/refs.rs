@@ -3341,11 +3341,16 @@ fn client_root_path(src: &str, via: &str, exists: &dyn Disk) -> Option<String> {
         return None;
     }
     let src_dir = dir_of(src);
+    // (A script without an extension says so on its first line: `#!/usr/bin/env bash`.)
     let shell = src.ends_with(".sh")
         || src.ends_with(".bash")
         || src.ends_with(".zsh")
         || src.ends_with(".bats")
-        || cue::lang_of(src, b"") == Some(cue::Lang::Shell);
+        || cue::lang_of(src, b"") == Some(cue::Lang::Shell)
+        || !src.rsplit('/').next().unwrap_or(src).contains('.')
+            && exists
+                .text(src)
+                .is_some_and(|t| cue::lang_of(src, t.as_bytes()) == Some(cue::Lang::Shell));
     // `$(dirname "$0")/x`, `$(dirname "${BASH_SOURCE[0]}")/x`: the script's own folder.
     if let Some(rest) = via.strip_prefix("$(dirname ") {
         let (arg, rest) = rest.split_once(")/")?;

@@ -1280,3 +1280,39 @@ fn a_plugin_is_called_by_the_name_its_manifest_declares() {
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(incremental, edge_rows(&p));
 }
+
+#[test]
+fn a_script_without_an_extension_sources_the_library_beside_it() {
+    let p = Project::empty();
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"**\"]\n  exclude: [\".src/**\"]\n",
+    );
+    p.write("plugin/bin/lib/common.sh", "x=1\n");
+    p.write("plugin/scripts/lib/common.sh", "x=1\n");
+    p.write(
+        "plugin/bin/status",
+        "#!/usr/bin/env bash\nSCRIPT_DIR=\"$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)\"\nsource \"$SCRIPT_DIR/lib/common.sh\"\n",
+    );
+    p.write(
+        "package.json",
+        "{\n  \"scripts\": {\n    \"status\": \"plugin/bin/status --all\"\n  }\n}\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edge_rows(&p);
+    // Of two libraries of the name, the one beside the script (its `$SCRIPT_DIR`).
+    let script = "plugin/bin/status";
+    assert!(
+        full.contains(&edge(script, "plugin/bin/lib/common.sh", "3")),
+        "{full:?}"
+    );
+    assert!(
+        !full.contains(&edge(script, "plugin/scripts/lib/common.sh", "3")),
+        "{full:?}"
+    );
+    // A run of words that is the script's path names it.
+    assert!(
+        full.contains(&edge("package.json", script, "3")),
+        "{full:?}"
+    );
+}
