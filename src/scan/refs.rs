@@ -3845,34 +3845,6 @@ mod tests {
     }
 
     #[test]
-    fn the_global_claude_md_is_the_roots_in_a_users_client_folder() {
-        let m = Mention {
-            src: "rules/harness.md",
-            name: "CLAUDE.md",
-            cue: cue::GLOBAL,
-            via: None,
-            text: "",
-        };
-        let b = [(1, "CLAUDE.md")];
-        let exists = |p: &str| {
-            if p == "CLAUDE.md" || p == "rules/harness.md" {
-                OnDisk::File
-            } else {
-                OnDisk::Missing
-            }
-        };
-        let client = Tree {
-            root_is_home: false,
-            root_is_client: true,
-        };
-        let got = decide(&m, &b, client, &exists);
-        assert_eq!(edge_to(got), Some((1, RefKind::File)), "{got:?}");
-        // In a project, the global one is the user's, not the root's.
-        let got = decide(&m, &b, Tree::default(), &exists);
-        assert_eq!(edge_to(got), None, "{got:?}");
-    }
-
-    #[test]
     fn a_kits_or_a_tests_readme_is_the_project_it_works_on() {
         let b = ["README.md"];
         // "update README.md" in a document of the repository is the root's.
@@ -3926,6 +3898,11 @@ mod tests {
             root_is_home: false,
             root_is_client: true,
         };
+        // "The global CLAUDE.md" there is the root's; in a project, the user's own.
+        let got = decide(&m(cue::GLOBAL), &b, client, &exists);
+        assert_eq!(edge_to(got), Some((1, RefKind::File)), "{got:?}");
+        let got = decide(&m(cue::GLOBAL), &b, Tree::default(), &exists);
+        assert_eq!(edge_to(got), None, "{got:?}");
         // "Read the project's CLAUDE.md": a project's, where the root is the user's folder.
         let root = cue::ROOT | cue::CODE;
         assert_eq!(edge_to(decide(&m(root), &b, client, &exists)), None);
