@@ -179,8 +179,9 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // (`claude-workflow:planner` for `plugin/`); a kit's `.gitignore` is its project's;
         // 47: a run of words joined by `/` that is the path of a file without an extension
         // (`bin/minify-md`) names it; 48: a script without an extension whose first line
-        // says shell is a shell script (`$SCRIPT_DIR/lib/x.sh` is beside it).
-        "rules": 48,
+        // says shell is a shell script (`$SCRIPT_DIR/lib/x.sh` is beside it); 49: a plugin's
+        // skills' references name the plugin's agents by their role nouns.
+        "rules": 49,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

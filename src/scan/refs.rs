@@ -1489,7 +1489,9 @@ fn bare_kind(
                 || cue & cue::PROPER != 0
                 || is_role_noun(m.name)
                     && role_reaches(m.src, path)
-                    && (kept_around(path, m.src) || !in_skill_reference(m.src))
+                    && (kept_around(path, m.src)
+                        || !in_skill_reference(m.src)
+                        || same_plugin(m.src, path, disk))
                     && cue & cue::OTHERS == 0
         }
         // In code (a script, a fenced example) a string holding a skill's name alone is a value
@@ -1687,6 +1689,13 @@ fn is_own_role(src: &str, name: &str, disk: &dyn Disk) -> bool {
 /// skill; elsewhere the word is another observer (a browser's, a framework's).
 fn role_reaches(src: &str, path: &str) -> bool {
     unit_under(path, "skills").is_none() || kept_around(path, src)
+}
+
+/// Whether `src` and `path` lie in one plugin (a folder with a manifest, or one under
+/// `plugins/`): a plugin's skills' references are written for its own agents ("spawn the
+/// planner" in `plugin/skills/spec/references/x.md` beside `plugin/agents/planner.md`).
+fn same_plugin(src: &str, path: &str, disk: &dyn Disk) -> bool {
+    plugin_of(src, disk).is_some_and(|p| plugin_of(path, disk) == Some(p))
 }
 
 /// Whether `src` is a skill's reference material (`skills/x/references/…`, `docs/`,
@@ -5622,6 +5631,19 @@ mod tests {
         let through = Some("bin/minify-md/x");
         let got = d("package.json", "bin/minify-md", slashed, through, &b);
         assert_eq!(edge_to(got), None, "{got:?}");
+    }
+
+    #[test]
+    fn a_plugins_skill_references_name_its_agents_by_their_roles() {
+        // "Spawn the planner for Steps 1 and 2" in a plugin's skill's references.
+        let own = ["plugins/kit/agents/planner.md"];
+        let src = "plugins/kit/skills/spec/references/planning.md";
+        let got = d(src, "planner", 0, None, &own);
+        assert!(edge_to(got).is_some(), "{got:?}");
+        // Outside a plugin, a skill's references are the world it works in: a query planner.
+        let root = ["agents/planner.md"];
+        let src = "skills/postgres/references/explain.md";
+        assert_eq!(d(src, "planner", 0, None, &root), Decision::Weak);
     }
 
     #[test]

@@ -1316,3 +1316,44 @@ fn a_script_without_an_extension_sources_the_library_beside_it() {
         "{full:?}"
     );
 }
+
+#[test]
+fn a_plugins_skill_references_name_its_agents_by_their_roles() {
+    let p = Project::empty();
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"**\"]\n  exclude: [\".src/**\"]\n",
+    );
+    p.write("plugin/.claude-plugin/plugin.json", "{\"name\": \"kit\"}\n");
+    p.write(
+        "plugin/skills/spec/references/planning.md",
+        "Spawn the planner for steps 1 and 2.\n",
+    );
+    p.write(
+        "skills/postgres/references/explain.md",
+        "The planner picks an index scan.\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    // The agents arrive after the references: the incremental run decides them.
+    for agent in ["plugin/agents/planner.md", "agents/planner.md"] {
+        p.write(
+            agent,
+            "---\nname: planner\ndescription: plans\n---\nPlan.\n",
+        );
+    }
+    p.src().arg("index").assert().success();
+    let incremental = edge_rows(&p);
+    let own = "plugin/skills/spec/references/planning.md";
+    assert!(
+        incremental.contains(&edge(own, "plugin/agents/planner.md", "1")),
+        "{incremental:?}"
+    );
+    // Outside a plugin, a skill's reference material is the world the skill works in.
+    let world = "skills/postgres/references/explain.md";
+    assert!(
+        !incremental.iter().any(|r| r[0] == world),
+        "{incremental:?}"
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edge_rows(&p));
+}
