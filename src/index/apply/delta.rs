@@ -153,7 +153,13 @@ impl NameDelta {
                 }
             }
             let gone_dirs = gone.iter().map(String::as_str).filter_map(marked_folder);
-            let packages: Vec<&str> = packages.chain(gone_dirs).collect();
+            // A plugin's manifest read again may declare another name, which its things are
+            // invoked by (`scan::refs::plugin_named`): the names under it are decided anew.
+            let renamed = plan
+                .checks
+                .iter()
+                .filter_map(|(_, p, _)| p.strip_suffix("/.claude-plugin/plugin.json"));
+            let packages: Vec<&str> = packages.chain(gone_dirs).chain(renamed).collect();
             let mut stmt = conn.prepare_cached(sql::NAMES_UNDER)?;
             for dir in &packages {
                 let (lo, hi) = (format!("{dir}/"), format!("{dir}0"));
@@ -171,21 +177,6 @@ impl NameDelta {
                 .chain(gone.iter().map(String::as_str))
                 .filter_map(|p| p.strip_suffix("/.claude-plugin/plugin.json"));
             let mut stmt = conn.prepare_cached(sql::NAMES_MENTIONED_UNDER)?;
-            for dir in manifests {
-                let (lo, hi) = (format!("{dir}/"), format!("{dir}0"));
-                for n in stmt.query_map([lo, hi], |r| r.get::<_, String>(0))? {
-                    package_names.insert(n?);
-                }
-            }
-        }
-        // A plugin's manifest read again may declare another name, which its things are
-        // invoked by (`scan::refs::plugin_named`): the names under it are decided anew.
-        if !plan.full {
-            let mut stmt = conn.prepare_cached(sql::NAMES_UNDER)?;
-            let manifests = plan
-                .checks
-                .iter()
-                .filter_map(|(_, p, _)| p.strip_suffix("/.claude-plugin/plugin.json"));
             for dir in manifests {
                 let (lo, hi) = (format!("{dir}/"), format!("{dir}0"));
                 for n in stmt.query_map([lo, hi], |r| r.get::<_, String>(0))? {
