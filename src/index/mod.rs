@@ -181,7 +181,10 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // (`bin/minify-md`) names it; 48: a script without an extension whose first line
         // says shell is a shell script (`$SCRIPT_DIR/lib/x.sh` is beside it); 49: a plugin's
         // skills' references name the plugin's agents by their role nouns.
-        "rules": 49,
+        // 50: a kind of file said after a name (`the x prompt`) is the file kept in such a folder;
+        // a `.claude/` copy over a source copy; a compound skill name in a program's string;
+        // `.x.yml` in prose is a dotfile; a script folder found through links is the script's.
+        "rules": 50,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

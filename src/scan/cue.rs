@@ -171,6 +171,42 @@ pub const DOTFILE: u64 = 1 << 45;
 /// the word: "Spike testing" beside an agent `Spike`.)
 pub const PROPER: u64 = 1 << 46;
 
+/// Nouns for kinds of file that folders are named after (`prompts/`, `templates/`): said right
+/// after a name ("the issue-writer prompt"), one says which of the files of that name is meant:
+/// the one kept in such a folder. Stored in the cue as its place in this list, plus one
+/// (`FOLDER_NOUN_SHIFT`), 0 for none.
+const FOLDER_NOUNS: [&str; 12] = [
+    "prompt",
+    "template",
+    "script",
+    "rule",
+    "reference",
+    "schema",
+    "guide",
+    "example",
+    "fixture",
+    "workflow",
+    "spec",
+    "doc",
+];
+const FOLDER_NOUN_SHIFT: u32 = 48;
+const FOLDER_NOUN_MASK: u64 = 0xF << FOLDER_NOUN_SHIFT;
+
+/// The bits that say the folder noun `w` (`prompt`, `Templates`) follows a name, 0 for none.
+fn folder_noun_bits(w: &[u8]) -> u64 {
+    let w = w.strip_suffix(b"s").unwrap_or(w);
+    FOLDER_NOUNS
+        .iter()
+        .position(|n| w.eq_ignore_ascii_case(n.as_bytes()))
+        .map_or(0, |i| (i as u64 + 1) << FOLDER_NOUN_SHIFT)
+}
+
+/// The folder noun said right after the name, singular (`prompt`), if any.
+pub fn folder_noun(bits: u64) -> Option<&'static str> {
+    let i = ((bits & FOLDER_NOUN_MASK) >> FOLDER_NOUN_SHIFT) as usize;
+    i.checked_sub(1).and_then(|i| FOLDER_NOUNS.get(i).copied())
+}
+
 /// Written in a glob (`rules/*/coding-style.md`): a pattern of many files, never an edge.
 pub const GLOB: u64 = 1 << 23;
 
@@ -806,8 +842,12 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     }
     // An extension or a fence's language names a kind of file (in prose and data: in code,
     // `a.b` is an attribute, decided elsewhere).
+    // A dotted name after the dot (`.gitlab-ci.yml`) is a dotfile's, decided below.
     if lang.is_none()
-        && (s >= 1 && line[s - 1] == b'.' && !line.get(e).is_some_and(|b| is_word_byte(*b))
+        && (s >= 1
+            && line[s - 1] == b'.'
+            && !line.get(e).is_some_and(|b| is_word_byte(*b))
+            && !line[s..e].contains(&b'.')
             || line[..s].trim_ascii_start().starts_with(b"```"))
     {
         cue.bits |= LABEL;
@@ -1052,6 +1092,7 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     } else {
         0
     };
+    cue.bits |= folder_noun_bits(next);
     let kinds = entity_kind(prev) | entity_kind(next) | row_kind(line, a) | spawned;
     if kinds != 0 {
         cue.bits |= ENTITY | kinds;

@@ -1371,16 +1371,18 @@ fn folder_value(value: &str, known: &FnvMap<String, Option<String>>) -> Option<S
     if !rest.is_empty() && !rest.starts_with('/') {
         return None;
     }
+    // (A script's own folder however it was found, `$(cd "$(dirname "$SOURCE")" && pwd)`
+    // after following links: what `$SCRIPT_DIR/x` alone means too.)
     let base = match known.get(name) {
-        Some(f) => f.clone()?,
-        None if matches!(
+        Some(Some(f)) => f.clone(),
+        _ if matches!(
             name,
             "SCRIPT_DIR" | "CLAUDE_PROJECT_DIR" | "BATS_TEST_DIRNAME"
         ) =>
         {
             format!("${name}")
         }
-        None => return None,
+        _ => return None,
     };
     Some(format!("{base}{rest}"))
 }
@@ -3427,6 +3429,36 @@ mod tests {
         // A name declared in lower case, capitalised, is a capitalised word.
         let got = found(&["advocate"], "I want Advocate here\n", "a.md");
         assert!(got.iter().all(|(_, _, bits, _)| bits & cue::PROPER == 0));
+    }
+
+    #[test]
+    fn a_kind_of_file_said_after_a_name_and_a_dotfile_in_prose_are_read() {
+        let one = |names: &[&str], text: &str, path: &str| -> u64 {
+            found(names, text, path).first().map_or(0, |g| g.2)
+        };
+        let said = |text: &str| cue::folder_noun(one(&["issue-writer"], text, "a.md"));
+        assert_eq!(said("the issue-writer prompt\n"), Some("prompt"));
+        assert_eq!(said("`issue-writer` Templates here\n"), Some("template"));
+        assert_eq!(said("the issue-writer skill\n"), None);
+        assert_eq!(said("issue-writer prompts the user\n"), Some("prompt"));
+        // In prose a dotted name after its dot is a dotfile's, no kind of file (`.md`).
+        let dot = one(
+            &["gitlab-ci.yml"],
+            "The `.gitlab-ci.yml` template\n",
+            "a.md",
+        );
+        assert!(dot & cue::DOTFILE != 0 && dot & cue::LABEL == 0, "{dot:b}");
+        assert!(one(&["md"], "any `.md` file\n", "a.md") & cue::LABEL != 0);
+    }
+
+    #[test]
+    fn a_script_folder_found_through_links_is_the_scripts_own() {
+        let script = "#!/usr/bin/env bash\nSCRIPT_DIR=\"$(cd \"$(dirname \"$SOURCE\")\" && pwd)\"\nLIB_DIR=\"$SCRIPT_DIR/shared/lib\"\nbash \"$LIB_DIR/expand.sh\"\n";
+        let got = found(&["expand.sh"], script, "tool");
+        assert_eq!(
+            lines_of(&got, "expand.sh"),
+            vec![(4, Some("$SCRIPT_DIR/shared/lib/expand.sh"))]
+        );
     }
 
     #[test]

@@ -786,6 +786,24 @@ pub fn decide_hinted(
             qualified = scripts;
         }
     }
+    // A kind of file said after the name ("the issue-writer prompt") is the one of that name
+    // kept in a folder of that kind (`tools/prompts/issue-writer.md`), not a skill of the name.
+    // (Where that one is not named so here, in a comment of code, the name is no other's.)
+    // Invoked (`/gsd:plan-phase Workflow`), the name is the command whatever is said after it.
+    if let Some(noun) =
+        cue::folder_noun(m.cue).filter(|_| m.cue & (cue::SLASH | cue::NAMESPACE) == 0)
+    {
+        let kept_as = |p: &str| {
+            dir_of(p).split('/').any(|c| {
+                let c = c.strip_suffix('s').unwrap_or(c);
+                c.eq_ignore_ascii_case(noun)
+            })
+        };
+        if bearers.iter().any(|(_, p)| kept_as(p)) && !qualified.iter().any(|q| kept_as(q.1)) {
+            qualified.clear();
+        }
+        narrow(&mut qualified, kept_as);
+    }
     // A thing's name (an agent's, a command's, a skill's) written bare names the thing, not a
     // document that bears the name too: a documentation page about it, a guide named after it.
     // (A file name with its extension names files alike.)
@@ -815,6 +833,30 @@ pub fn decide_hinted(
         })
     {
         narrow(&mut qualified, |p| plugin_of(p, exists).is_none());
+    }
+    // Of a thing kept twice, in the project's `.claude/` and as a source copy outside any
+    // client's folder (`skills/x/` that an installer copies there; not `.gemini/`, another
+    // client's), the name is the copy the
+    // client loads for this project, unless the writer is inside the source copy's own folder.
+    // (Code reads either copy by its path, and a folder written is either folder: no choice.)
+    if m.via.is_none_or(|v| !v.contains('/'))
+        && m.cue & (cue::SOURCE | cue::FOLDER) == 0
+        && qualified.len() > 1
+        && !m.name.contains('.')
+        && qualified
+            .iter()
+            .filter(|q| q.1.starts_with(".claude/"))
+            .count()
+            == 1
+        && qualified.iter().all(|q| {
+            entity_on_disk(q.1, m.name, exists) != Entity::Other
+                && (q.1.starts_with(".claude/")
+                    || !q.1.split('/').any(|c| c.starts_with('.'))
+                        && plugin_of(q.1, exists).is_none()
+                        && !m.src.starts_with(&format!("{}/", dir_of(q.1))))
+        })
+    {
+        narrow(&mut qualified, |p| p.starts_with(".claude/"));
     }
     // A namespace names the plugin (`sdd:business-analyst`): among things of the name, the one
     // that plugin keeps, not a copy the repository keeps elsewhere (`agents/business-analyst.md`
@@ -1494,11 +1536,13 @@ fn bare_kind(
                         || same_plugin(m.src, path, disk))
                     && cue & cue::OTHERS == 0
         }
-        // In code (a script, a fenced example) a string holding a skill's name alone is a value
-        // the code compares or sends (`spec.id == "tdd-workflow"`), and a common word there is
-        // the code's, even in the skill's own scripts ("Usage: fill.py [input pdf]"); the name
-        // in a comment or a sentence of a docstring is prose ("Shared utilities for
-        // skill-creator scripts.").
+        // In code (a script, a fenced example) a string holding a one-word name alone is a
+        // value the code works on (`from "remotion"`, `["git", "worktree"]`), and a common word
+        // there is the code's, even in the skill's own scripts ("Usage: fill.py [input pdf]").
+        // A compound name in a program's string is the skill's (`"expect": "work-superspeed"`,
+        // `prog="sync-docs"`: 12 labelled lines of 12), not in a fenced example's. The name in
+        // a comment or a sentence of a docstring is prose ("Shared utilities for skill-creator
+        // scripts.").
         // Run as a program (`playwright-cli open x` in a shell example), the name is the
         // program a skill of that name wraps: a skill is invoked, never run. (Unless the skill
         // is that program's package: `skill-feedback review` runs the skill's own code.)
@@ -1515,7 +1559,9 @@ fn bare_kind(
                 || if cue & cue::SOURCE == 0 {
                     distinctive || own_folder
                 } else {
-                    distinctive && cue & cue::LITERAL == 0
+                    distinctive
+                        && (cue & cue::LITERAL == 0
+                            || m.name.contains(['-', '_']) && cue & cue::FENCE == 0)
                 }
         }
         // A command is invoked (`/changelog`, `` `changelog` ``): a one-word name alone is a
@@ -3609,6 +3655,93 @@ mod tests {
             Decision::Edge(id, _, k) => Some((id, k)),
             _ => None,
         }
+    }
+
+    #[test]
+    fn a_kind_said_after_a_name_picks_the_file_kept_as_that_kind() {
+        let prompt = "tools/prompts/issue-writer.md";
+        let skill = "skills/issue-writer/SKILL.md";
+        let b = [skill, prompt];
+        let noun = |text: &str, path: &str| {
+            let names = ["issue-writer"];
+            let m =
+                crate::scan::matcher::Matcher::new(&names, crate::scan::matcher::Engine::Automaton)
+                    .unwrap_or_else(|e| panic!("{e}"));
+            crate::scan::mentions::mentions_in(&m, text.as_bytes(), path)
+                .first()
+                .map_or(0, |(_, c)| c.bits)
+        };
+        let said = noun("the issue-writer prompt\n", "README.md");
+        assert_eq!(
+            edge_to(d("README.md", "issue-writer", said, None, &b)),
+            Some((2, RefKind::Name))
+        );
+        assert_eq!(
+            edge_to(d("README.md", "issue-writer", 0, None, &b)),
+            Some((1, RefKind::Name))
+        );
+        // Invoked, the name is the skill whatever follows it.
+        let invoked = noun("/issue-writer prompt\n", "README.md");
+        assert_eq!(
+            edge_to(d("README.md", "issue-writer", invoked, None, &b)),
+            Some((1, RefKind::Name))
+        );
+        // In a comment of code, where the prompt is not named so, the name is no skill's.
+        let comment = noun("// Load issue-writer prompt\n", "tools/expand.ts");
+        assert_eq!(
+            d("tools/expand.ts", "issue-writer", comment, None, &b),
+            Decision::Weak
+        );
+    }
+
+    #[test]
+    fn a_thing_kept_in_the_projects_client_folder_and_as_a_source_copy_is_the_loaded_one() {
+        let loaded = ".claude/skills/implement-ready/SKILL.md";
+        let source = "skills/implement-ready/SKILL.md";
+        let b = [source, loaded];
+        for src in ["docs/guide.md", "skills/implement-next/SKILL.md"] {
+            assert_eq!(
+                edge_to(d(src, "implement-ready", cue::SLASH, None, &b)),
+                Some((2, RefKind::Name)),
+                "{src}"
+            );
+        }
+        // Inside the source copy's own folder, its own; code reads either copy; a folder
+        // written is either folder.
+        assert_eq!(
+            edge_to(d(
+                "skills/implement-ready/references/x.md",
+                "implement-ready",
+                cue::CODE,
+                None,
+                &b
+            )),
+            Some((1, RefKind::Name))
+        );
+        let lit = cue::SOURCE | cue::LITERAL;
+        assert_eq!(
+            d("test/x.test.mjs", "implement-ready", lit, None, &b),
+            Decision::Tie
+        );
+        assert_eq!(
+            d("docs/x.md", "implement-ready", cue::FOLDER, None, &b),
+            Decision::Tie
+        );
+    }
+
+    #[test]
+    fn a_compound_skill_name_alone_in_a_programs_string_is_the_skill() {
+        let lit = cue::SOURCE | cue::LITERAL;
+        let b = ["skills/work-superspeed/SKILL.md"];
+        assert!(edge_to(d("contracts/routing.py", "work-superspeed", lit, None, &b)).is_some());
+        // Not in a fenced example, and not a one-word name (`["git", "worktree"]`).
+        let fenced = lit | cue::FENCE;
+        assert_eq!(
+            d("docs/x.md", "work-superspeed", fenced, None, &b),
+            Decision::Weak
+        );
+        let one = ["skills/remotion/SKILL.md"];
+        assert_eq!(d("src/x.ts", "remotion", lit, None, &one), Decision::Weak);
     }
 
     #[test]

@@ -1051,9 +1051,11 @@ fn a_variable_named_for_a_kind_names_the_things_it_lists() {
         let skill = format!("skills/{s}/SKILL.md");
         assert!(full.contains(&edge(script, &skill, "2")), "{full:?}");
     }
-    // A value the script compares is its own.
+    // So does a value the script compares the skill's name with (labelled trees: 12 lines of
+    // 12 where a program's string held a compound skill name alone, a shell test's
+    // `expect_eq … "rigorous-refactor"` among them).
     assert!(
-        !full.iter().any(|r| r[0] == script && r[2] == "3"),
+        full.contains(&edge(script, "skills/using-the-use-hook/SKILL.md", "3")),
         "{full:?}"
     );
     p.write(
@@ -1354,6 +1356,86 @@ fn a_plugins_skill_references_name_its_agents_by_their_roles() {
         !incremental.iter().any(|r| r[0] == world),
         "{incremental:?}"
     );
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edge_rows(&p));
+}
+
+#[test]
+fn kinds_said_after_names_copies_the_client_loads_and_names_in_programs_strings() {
+    let p = Project::empty();
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"**\"]\n  exclude: [\".src/**\"]\n",
+    );
+    p.write("templates/gitlab-ci.yml", "stages: []\n");
+    p.write("shared/lib/expand.sh", "echo expand\n");
+    p.write(
+        "docs/ci.md",
+        "The `.gitlab-ci.yml` template carries the gate.\n",
+    );
+    p.write(
+        "tool",
+        "#!/usr/bin/env bash\nSCRIPT_DIR=\"$(cd \"$(dirname \"$SOURCE\")\" && pwd)\"\nLIB_DIR=\"$SCRIPT_DIR/shared/lib\"\nbash \"$LIB_DIR/expand.sh\"\n",
+    );
+    p.write(
+        "contracts/routing.py",
+        "CASES = [{\"phrase\": \"fan out\", \"expect\": \"work-superspeed\"}]\nimport_from = [\"git\", \"worktree\"]\n",
+    );
+    p.write(
+        "README.md",
+        "Expand with the issue-writer prompt.\nRun `/issue-writer` for one issue.\nThen `/implement-ready`.\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    // The bearers arrive after the writers: the incremental run decides them.
+    for (path, name) in [
+        ("skills/work-superspeed/SKILL.md", "work-superspeed"),
+        ("skills/worktree/SKILL.md", "worktree"),
+        ("skills/issue-writer/SKILL.md", "issue-writer"),
+        ("skills/implement-ready/SKILL.md", "implement-ready"),
+        (".claude/skills/implement-ready/SKILL.md", "implement-ready"),
+    ] {
+        p.write(
+            path,
+            &format!("---\nname: {name}\ndescription: does {name}\n---\nBody.\n"),
+        );
+    }
+    p.write("tools/prompts/issue-writer.md", "You write issues.\n");
+    p.src().arg("index").assert().success();
+    let incremental = edge_rows(&p);
+    for (src, dst, line) in [
+        // A dotted name after its dot in prose is a dotfile's, which the template renders.
+        ("docs/ci.md", "templates/gitlab-ci.yml", "1"),
+        // A script's own folder found through its links still leads beside it.
+        ("tool", "shared/lib/expand.sh", "4"),
+        // A compound skill name a program's string holds alone is the skill.
+        (
+            "contracts/routing.py",
+            "skills/work-superspeed/SKILL.md",
+            "1",
+        ),
+        // "the issue-writer prompt" is the prompt; invoked, the name is the skill.
+        ("README.md", "tools/prompts/issue-writer.md", "1"),
+        ("README.md", "skills/issue-writer/SKILL.md", "2"),
+        // Of a skill kept in `.claude/` and as a source copy, the copy the client loads.
+        ("README.md", ".claude/skills/implement-ready/SKILL.md", "3"),
+    ] {
+        assert!(
+            incremental.contains(&edge(src, dst, line)),
+            "{src}:{line} -> {dst}: {incremental:?}"
+        );
+    }
+    for (src, dst, line) in [
+        ("README.md", "skills/issue-writer/SKILL.md", "1"),
+        ("README.md", "tools/prompts/issue-writer.md", "2"),
+        ("README.md", "skills/implement-ready/SKILL.md", "3"),
+        // A one-word name in a program's string is the program's value.
+        ("contracts/routing.py", "skills/worktree/SKILL.md", "2"),
+    ] {
+        assert!(
+            !incremental.contains(&edge(src, dst, line)),
+            "{src}:{line} -> {dst}: {incremental:?}"
+        );
+    }
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(incremental, edge_rows(&p));
 }
