@@ -173,6 +173,8 @@ const PATHS: &[&str] = &[
     "CLAUDE.md",
     // A program's manifest in a skill's folder: its name run as a program is its own code.
     ".claude/skills/gamma-x/package.json",
+    // A prompt named as a skill is: "the gamma-x prompt" picks it.
+    ".claude/prompts/gamma-x.md",
 ];
 
 const WORDS: &[&str] = &[
@@ -255,6 +257,10 @@ const WORDS: &[&str] = &[
     "helpers_lib.helpers_lib()",
     "(helpers_lib, 1)",
     "hand it to the tester",
+    // A kind of file said after a name; a compound name a program's string holds; a dotfile.
+    "\nuse the gamma-x prompt",
+    "\nCASES = [{\"expect\": \"gamma-x\"}]\n",
+    "\nThe `.mcp.json` template",
     // Capitalised words, kinds beside a name, the occurrence that says most, title-case
     // frontmatter names, an installed copy's path.
     "\nWatcher started",
