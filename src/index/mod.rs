@@ -184,7 +184,9 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // 50: a kind of file said after a name (`the x prompt`) is the file kept in such a folder;
         // a `.claude/` copy over a source copy; a compound skill name in a program's string;
         // `.x.yml` in prose is a dotfile; a script folder found through links is the script's.
-        "rules": 50,
+        // 51: "the Setup skill", "the Review command": a capitalised word said to be a skill or
+        // a command is the thing; a script run by name (`pnpm gen`) is the file it runs.
+        "rules": 51,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -158,10 +158,13 @@ SELECT name FROM edges WHERE cue & 2147483648 != 0
 
 -- name: PACKAGE_PATH_NAMES
 -- The names of mentions and edges written through a bare path (`body-parser/raw`), which a
--- `package.json` may map into the tree (`refs::own_package_file`).
+-- `package.json` may map into the tree (`refs::own_package_file`), and of scripts run by name
+-- (`cue::SCRIPT`, bit 47: `refs::script_file` reads what the script runs).
 SELECT name FROM mentions WHERE via != '' AND substr(via, 1, 1) NOT IN ('.', '/', '~', '$')
+  OR cue & 140737488355328 != 0
 UNION
 SELECT name FROM edges WHERE via != '' AND substr(via, 1, 1) NOT IN ('.', '/', '~', '$')
+  OR cue & 140737488355328 != 0
 
 -- name: EDGE_NAMES_FROM_PATH
 -- `(name, dst path)` of the edges of the file at path ?1 (none when it is not indexed).

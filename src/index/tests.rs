@@ -261,6 +261,9 @@ const WORDS: &[&str] = &[
     "\nuse the gamma-x prompt",
     "\nCASES = [{\"expect\": \"gamma-x\"}]\n",
     "\nThe `.mcp.json` template",
+    // A script run by name; a capitalised word said to be a skill.
+    "\nRun `pnpm gamma-x` first",
+    "\nthe Alpha skill and the Beta command",
     // Capitalised words, kinds beside a name, the occurrence that says most, title-case
     // frontmatter names, an installed copy's path.
     "\nWatcher started",
@@ -710,6 +713,40 @@ fn an_entry_point_changing_re_decides_the_names_bound_through_it() -> Result<()>
     }
     // And the first state has the edge the rule gives (else the sequence proves nothing).
     assert_first_state_edge(&initial, ".claude/app.js", ".claude/lib/helpers_lib.js", 2)
+}
+
+#[test]
+fn a_package_manifest_changing_re_decides_the_scripts_run_by_name() -> Result<()> {
+    let (doc, module, other, manifest) = (
+        at(".claude/docs/setup.md"),
+        at(".claude/lib/helpers_lib.js"),
+        at(".claude/lib/helpers_lib.py"),
+        at(".claude/package.json"),
+    );
+    let runs = |p: &str| format!(r#"{{"scripts": {{"helpers_lib": "node {p}"}}}}"#);
+    let initial = vec![
+        (doc, "Run `pnpm helpers_lib` first.\n".to_string()),
+        (module, "module.exports = 1\n".to_string()),
+        (other, "X = 2\n".to_string()),
+        (manifest, runs("lib/helpers_lib.js")),
+    ];
+    // The script runs the other file of the name, then none, then the first again, then the
+    // manifest is gone.
+    for by_paths in [false, true] {
+        let ops = [
+            Op::Write(manifest, runs("./lib/helpers_lib.py")),
+            Op::Write(manifest, r#"{"scripts": {}}"#.into()),
+            Op::Write(manifest, runs("lib/helpers_lib.js")),
+            Op::Delete(manifest),
+        ];
+        check_sequence(&initial, &ops, by_paths)?;
+    }
+    assert_first_state_edge(
+        &initial,
+        ".claude/docs/setup.md",
+        ".claude/lib/helpers_lib.js",
+        1,
+    )
 }
 
 #[test]

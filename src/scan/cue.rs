@@ -118,6 +118,14 @@ pub const FROM_PACKAGE: u64 = 1 << 34;
 /// name.
 pub const PACKAGE: u64 = 1 << 35;
 
+/// A script of a `package.json` run by name (`npm run gen`, `pnpm gen:check`): with
+/// `PACKAGE`, the name is the script's, and the file it is is the one the script's command
+/// runs (`"gen": "tsx scripts/gen.ts"`), read from the manifest (`scan::refs`).
+pub const SCRIPT: u64 = 1 << 47;
+/// With `SCRIPT`: the name goes on with `:` and a word (`pnpm gen:check`), a script of that
+/// group, not the script of the name itself.
+pub const SCRIPT_GROUP: u64 = 1 << 52;
+
 /// A class used by the name of the module it is reached through (`Agent(…)` after `from
 /// strands import Agent` or `from ..agent import Agent`): where that module is a package
 /// keeping a module of its own name (`agent/agent.py`), that module defines the class.
@@ -914,6 +922,7 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     // an entry point in data or code, `"cli:main"`.)
     if lang.is_none()
         && !is_data_file
+        && !script_run(&line[..s])
         && line.get(e) == Some(&b':')
         && line.get(e + 1).is_some_and(u8::is_ascii_alphabetic)
         && !word.contains(&b'.')
@@ -1067,6 +1076,12 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     }
     if after_package_manager(&line[..a]) {
         cue.bits |= PACKAGE;
+    }
+    if script_run(&line[..a]) {
+        cue.bits |= PACKAGE | SCRIPT;
+        if line.get(e) == Some(&b':') && line.get(e + 1).is_some_and(|b| !b.is_ascii_whitespace()) {
+            cue.bits |= SCRIPT_GROUP;
+        }
     }
     // In shell code, the first word of a command line is the program it runs, whatever
     // follows (`ai-coding-usage query "…"`).
@@ -1456,6 +1471,29 @@ fn after_package_manager(before: &[u8]) -> bool {
         prev = w;
     }
     false
+}
+
+/// Whether a name right after `before` is a `package.json` script run by name: `npm run x`,
+/// `npm run-script x`, `pnpm run x`, `yarn run x`, `bun run x`, or `pnpm x`, `yarn x` (the
+/// managers that take a script's name as their first word), flags left out.
+fn script_run(before: &[u8]) -> bool {
+    if !before.ends_with(b" ") {
+        return false;
+    }
+    let mut words = before
+        .rsplit(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty() && !w.starts_with(b"-"));
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let tool = |w: &[u8], names: &[&str]| one_of(last_word(w), names);
+    if tool(first, &["pnpm", "yarn"]) {
+        return true;
+    }
+    (first.eq_ignore_ascii_case(b"run") || first.eq_ignore_ascii_case(b"run-script"))
+        && words
+            .next()
+            .is_some_and(|w| tool(w, &["npm", "pnpm", "yarn", "bun"]))
 }
 
 fn one_of(word: &[u8], words: &[&str]) -> bool {
@@ -3637,6 +3675,25 @@ app.all('/x/:id{/:op}', tally)\n";
         // A script's argument is no script.
         let line = "- [ ] `bun run evals strategy-doc` passes";
         assert!(!has(&cue(line, "strategy-doc", "a.md"), PACKAGE), "{line}");
+        // A script run by its name, which the manifest maps to a file (`scan::refs`); its
+        // `:` suffix is the script's, no namespace.
+        for (line, name) in [
+            ("Run `pnpm gen` to write", "gen"),
+            ("`pnpm gen:check` fails CI", "gen"),
+            ("npm run --silent gen", "gen"),
+            ("yarn lint", "lint"),
+        ] {
+            let c = cue(line, name, "a.md");
+            assert!(has(&c, SCRIPT) && !has(&c, LABEL), "{line}");
+            assert_eq!(has(&c, SCRIPT_GROUP), line.contains(":check"), "{line}");
+        }
+        for (line, name) in [
+            ("npx gen", "gen"),
+            ("pnpm add gen", "gen"),
+            ("the gen step", "gen"),
+        ] {
+            assert!(!has(&cue(line, name, "a.md"), SCRIPT), "{line}");
+        }
         for (line, name) in [
             // A runner's argument, a word before it, a chain of commands.
             ("npx tsx on-edit.ts", "on-edit"),

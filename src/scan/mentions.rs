@@ -1094,20 +1094,26 @@ fn capitalised_agents(
 }
 
 /// Each capitalised word (`Frontend`: a capital, then lower-case letters or digits, three or
-/// more bytes) followed by one space and an agent's kind word: its span and lower-case form.
+/// more bytes) followed by one space and an agent's kind word, or "skill" or "command" (after
+/// no other capitalised word): its span and lower-case form.
 /// The kind word is a word of prose (`agent`, `Agents`), not a file's name (`AGENTS.md`). At
 /// a sentence's start a verb of work is an imperative ("Test agent mesh", "Check agent
 /// output"), not the agent `test`.
 fn agent_words(bytes: &[u8]) -> Vec<(usize, usize, String)> {
     let mut out = Vec::new();
-    // From each "gent" (agent, Agents, subagent, sub-agent): the kind word, then the space.
-    for g in memchr::memmem::find_iter(bytes, b"gent") {
-        let Some(mut ks) = g.checked_sub(1) else {
-            continue;
-        };
-        if !matches!(bytes[ks], b'a' | b'A') {
-            continue;
-        }
+    // From each "gent" (agent, Agents, subagent, sub-agent), "kill" (skill) and "ommand"
+    // (command): the kind word, then the space. ("the Setup skill" is the skill `setup` as
+    // "the Frontend agent" is the agent `frontend`.)
+    let kinds = [(&b"gent"[..], b'a'), (b"kill", b's'), (b"ommand", b'c')];
+    let starts = kinds.iter().flat_map(|(tail, first)| {
+        memchr::memmem::find_iter(bytes, tail).filter_map(move |g| {
+            let ks = g.checked_sub(1)?;
+            bytes[ks].eq_ignore_ascii_case(first).then_some(ks)
+        })
+    });
+    let mut starts: Vec<usize> = starts.collect();
+    starts.sort_unstable();
+    for mut ks in starts {
         for prefix in [&b"sub-"[..], b"sub"] {
             if ks >= prefix.len() && bytes[ks - prefix.len()..ks].eq_ignore_ascii_case(prefix) {
                 ks -= prefix.len();
@@ -1127,7 +1133,12 @@ fn agent_words(bytes: &[u8]) -> Vec<(usize, usize, String)> {
             && after
                 .get(kind_end + 1)
                 .is_some_and(u8::is_ascii_alphanumeric);
-        if cue::entity_kind(kind) != cue::AS_AGENT
+        // A skill or a command is said so alone ("the Setup skill", "**Hygiene Command**"): a
+        // title's run ("Claude Code Command System", "Effective Python Skill") or a family
+        // ("Spatial skills") is no one thing.
+        let agent = cue::entity_kind(kind) == cue::AS_AGENT;
+        let one = |k: &[u8]| k.eq_ignore_ascii_case(b"skill") || k.eq_ignore_ascii_case(b"command");
+        if !agent && !one(kind)
             || file_name
             || kind.len() > 1 && kind[1..].iter().any(u8::is_ascii_uppercase)
         {
@@ -1148,6 +1159,22 @@ fn agent_words(bytes: &[u8]) -> Vec<(usize, usize, String)> {
         let lower = t.to_ascii_lowercase();
         let ls = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |i| i + 1);
         if IMPERATIVES.contains(&lower.as_str()) && sentence_start(&bytes[ls..s]) {
+            continue;
+        }
+        // (A capitalised word before it makes a title's run: "Claude Code command".)
+        let prev_capital = bytes[ls..s]
+            .trim_ascii_end()
+            .rsplit(|b| !b.is_ascii_alphanumeric())
+            .next()
+            .and_then(|w| w.first())
+            .is_some_and(u8::is_ascii_uppercase);
+        // (Nor one going on after the kind: "Quick Command Reference", "Release Command
+        // System".)
+        let next_capital = after[kind_end..]
+            .strip_prefix(b" ")
+            .and_then(|r| r.first())
+            .is_some_and(u8::is_ascii_uppercase);
+        if !agent && (prev_capital || next_capital) {
             continue;
         }
         out.push((s, at, lower));
@@ -3429,6 +3456,29 @@ mod tests {
         // A name declared in lower case, capitalised, is a capitalised word.
         let got = found(&["advocate"], "I want Advocate here\n", "a.md");
         assert!(got.iter().all(|(_, _, bits, _)| bits & cue::PROPER == 0));
+    }
+
+    #[test]
+    fn a_capitalised_word_said_to_be_a_skill_or_a_command_is_found() {
+        let lines = |text: &str| -> Vec<u32> {
+            found(&["setup"], text, "a.md")
+                .iter()
+                .map(|g| g.1)
+                .collect()
+        };
+        assert_eq!(
+            lines("x. Setup skill detects it.\nUse the Setup command.\nSetup Step 4b.\n"),
+            vec![1, 2]
+        );
+        // Not a file's name after it, nor a kind written in capitals inside (`SKILL.md`).
+        assert!(lines("Setup SKILL.md here\nSetup skills.md\n").is_empty());
+        // A title's run or a family is no one thing.
+        assert!(
+            lines("The Claude Setup command system\n# Effective Setup Skill\nSetup skills\n")
+                .is_empty()
+        );
+        assert!(lines("## Setup Command Reference\n").is_empty());
+        assert_eq!(lines("# Setup Command - Specification\n"), vec![1]);
     }
 
     #[test]

@@ -479,8 +479,9 @@ pub fn never_an_edge(
         return false;
     }
     // `npx ruv-swarm`, `pip install x`: the published package, whatever file shares its name.
+    // (A script run by name is the file its command runs, read when decided.)
     if cue & cue::PACKAGE != 0 {
-        return true;
+        return cue & cue::SCRIPT == 0;
     }
     // A package's `__init__.py` lists its submodules by name in strings (`lists_submodule`).
     if cue & cue::LITERAL != 0 && src.rsplit('/').next() == Some("__init__.py") {
@@ -547,6 +548,10 @@ pub fn decide_hinted(
 ) -> Decision {
     if m.cue & cue::NO_NAME != 0 || bearers.is_empty() {
         return Decision::Weak;
+    }
+    // (`bun run scripts/x.ts` runs a file by its path, decided as paths are.)
+    if m.cue & cue::SCRIPT != 0 && m.via.is_none() && !m.name.contains('.') {
+        return script_file(m, bearers, exists);
     }
     // A namespace not invoked is a plugin's or a folder's (`p:x`, `git:commit` for
     // `commands/git/`): one that is neither for any bearer of a plugin is another scheme's
@@ -3466,6 +3471,54 @@ fn fence_import_has_folders(via: &str) -> bool {
     rest.trim_start_matches('.').contains('/')
 }
 
+/// A `package.json` script run by name (`pnpm gen`, `npm run gen:check`) is the file its
+/// command runs (`"gen": "tsx scripts/gen.ts"`): in the nearest manifest above the writer that
+/// has a script of the name (or, written with a `:` suffix, of the name's group: `gen:check`),
+/// a word of the command that leads, from the manifest's folder, to a bearer. Else the name is
+/// the script's, no file's.
+fn script_file(m: &Mention<'_>, bearers: &[(i64, &str)], disk: &dyn Disk) -> Decision {
+    let quoted = format!("\"{}", m.name);
+    let scripts = dir_and_above(dir_of(m.src)).find_map(|dir| {
+        let text = disk
+            .text(&module_in(dir, "package.json"))
+            .filter(|t| t.contains(&quoted))?;
+        let manifest: serde_json::Value = serde_json::from_str(&text).ok()?;
+        let scripts = manifest.get("scripts")?.as_object()?;
+        let runs: Vec<String> = scripts
+            .iter()
+            .filter(|(k, _)| {
+                if m.cue & cue::SCRIPT_GROUP == 0 {
+                    k.as_str() == m.name
+                } else {
+                    k.strip_prefix(m.name).is_some_and(|r| r.starts_with(':'))
+                }
+            })
+            .filter_map(|(_, v)| v.as_str().map(str::to_string))
+            .collect();
+        (!runs.is_empty()).then(|| (dir.to_string(), runs))
+    });
+    let Some((dir, runs)) = scripts else {
+        return Decision::Weak;
+    };
+    let mut hits = runs
+        .iter()
+        .flat_map(|cmd| cmd.split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|')))
+        .map(|w| w.trim_matches(|c| matches!(c, '"' | '\'' | '`')))
+        .filter(|w| !w.is_empty() && !w.starts_with('-'))
+        .filter_map(|w| join_normal(&dir, w))
+        .filter_map(|p| bearers.iter().find(|(_, b)| *b == p))
+        .map(|(id, _)| *id)
+        .collect::<Vec<_>>();
+    hits.sort_unstable();
+    hits.dedup();
+    match hits.as_slice() {
+        // (The script's own file saying how it is run is a self mention.)
+        [id] if bearers.iter().any(|(b, p)| b == id && *p == m.src) => Decision::Tie,
+        [id] => Decision::Edge(*id, Resolution::Unique, RefKind::Path),
+        _ => Decision::Weak,
+    }
+}
+
 /// The page a site's path is built from (`/en/skills/x/`, a permalink in a link or a
 /// `lang_peer:`): the Markdown file at that path in the site's source, `docs/` or the root
 /// (`docs/en/skills/x.md`, `docs/en/skills/x/index.md`), when one of the bearers is it.
@@ -5290,6 +5343,71 @@ mod tests {
             Some("packages/core/src/a.ts".into())
         );
         assert_eq!(f("", "@kit/core"), None, "not above the root's writer");
+    }
+
+    #[test]
+    fn a_script_run_by_name_is_the_file_the_nearest_manifest_runs_for_it() {
+        struct Manifests;
+        impl Disk for Manifests {
+            fn at(&self, _: &str) -> OnDisk {
+                OnDisk::File
+            }
+            fn text(&self, p: &str) -> Option<std::sync::Arc<str>> {
+                match p {
+                    "package.json" => Some(
+                        r#"{"scripts": {"gen": "tsx scripts/gen.ts", "gen:check": "tsx scripts/gen.ts --check", "lint": "eslint . && node ./tools/lint.js"}}"#
+                            .into(),
+                    ),
+                    "site/package.json" => {
+                        Some(r#"{"scripts": {"gen": "node build/gen.mjs"}}"#.into())
+                    }
+                    _ => None,
+                }
+            }
+        }
+        let bearers = [
+            (1, "scripts/gen.ts"),
+            (2, "site/build/gen.mjs"),
+            (3, "tools/lint.js"),
+        ];
+        let run = |src, name| {
+            let m = Mention {
+                src,
+                name,
+                cue: cue::PACKAGE | cue::SCRIPT | cue::CODE,
+                via: None,
+                text: "",
+            };
+            script_file(&m, &bearers, &Manifests)
+        };
+        assert!(matches!(run("docs/a.md", "gen"), Decision::Edge(1, ..)));
+        let group = Mention {
+            src: "docs/a.md",
+            name: "lint",
+            cue: cue::PACKAGE | cue::SCRIPT | cue::SCRIPT_GROUP,
+            via: None,
+            text: "",
+        };
+        // `pnpm lint:fix`: no script of that group, though one of the name.
+        assert_eq!(script_file(&group, &bearers, &Manifests), Decision::Weak);
+        let group = Mention {
+            name: "gen",
+            ..group
+        };
+        assert!(matches!(
+            script_file(&group, &bearers, &Manifests),
+            Decision::Edge(1, ..)
+        ));
+        // The nearest manifest above the writer, read from its own folder.
+        assert!(matches!(
+            run("site/docs/a.md", "gen"),
+            Decision::Edge(2, ..)
+        ));
+        // A word of a chain of commands, written with `./`.
+        assert!(matches!(run("README.md", "lint"), Decision::Edge(3, ..)));
+        // A script no manifest has; the script's own file.
+        assert_eq!(run("docs/a.md", "test"), Decision::Weak);
+        assert_eq!(run("scripts/gen.ts", "gen"), Decision::Tie);
     }
 
     #[test]

@@ -103,7 +103,7 @@ fn plain_words_and_foreign_paths_stay_weak_mentions() {
     // Plain words no file could take bare are not kept at all (and are no edges: the exact
     // edge set is checked above).
     let plain = plain();
-    assert_eq!(plain.len(), 26, "{plain:?}");
+    assert_eq!(plain.len(), 25, "{plain:?}");
     let kept: Vec<_> = plain.intersection(&got).collect();
     assert!(kept.is_empty(), "kept as weak: {kept:#?}");
     // Weak mentions are no ties: `unresolved` does not list them.
@@ -1436,6 +1436,76 @@ fn kinds_said_after_names_copies_the_client_loads_and_names_in_programs_strings(
             "{src}:{line} -> {dst}: {incremental:?}"
         );
     }
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edge_rows(&p));
+}
+
+#[test]
+fn a_script_run_by_name_is_the_file_its_command_runs_and_a_capitalised_kind_names_the_thing() {
+    let p = Project::empty();
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"**\"]\n  exclude: [\".src/**\"]\n",
+    );
+    p.write("scripts/gen.ts", "// Run `pnpm gen` to write.\nexport {}\n");
+    p.write("scripts/build.ts", "export {}\n");
+    p.write("tools/gen.ts", "export {}\n");
+    p.write(
+        "package.json",
+        "{\n  \"scripts\": {\n    \"gen\": \"tsx scripts/gen.ts\",\n    \"gen:check\": \"tsx scripts/gen.ts --check\"\n  }\n}\n",
+    );
+    p.write(
+        "docs/a.md",
+        "Run `pnpm gen`.\nThen `npm run gen:check`.\nThe gen step.\nRun `bun run scripts/build.ts`.\n",
+    );
+    p.write(
+        "setup/SKILL.md",
+        "---\nname: setup-kit\ndescription: sets up\n---\nBody.\n",
+    );
+    p.write(
+        "docs/b.md",
+        "this step. Setup skill detects it.\nSetup Step 4b.\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edge_rows(&p);
+    for (src, dst, line) in [
+        ("docs/a.md", "scripts/gen.ts", "1"),
+        ("docs/a.md", "scripts/gen.ts", "2"),
+        ("docs/a.md", "scripts/build.ts", "4"),
+        ("docs/b.md", "setup/SKILL.md", "1"),
+    ] {
+        assert!(
+            full.contains(&edge(src, dst, line)),
+            "{src}:{line} -> {dst}: {full:?}"
+        );
+    }
+    for (src, dst, line) in [
+        // A plain word, and the script's own file saying how it is run.
+        ("docs/a.md", "scripts/gen.ts", "3"),
+        ("scripts/gen.ts", "scripts/gen.ts", "1"),
+        // A capitalised word with no kind after it is a word.
+        ("docs/b.md", "setup/SKILL.md", "2"),
+    ] {
+        assert!(
+            !full.contains(&edge(src, dst, line)),
+            "{src}:{line} -> {dst}: {full:?}"
+        );
+    }
+    // The script comes to run another file of the name: its runs are decided again.
+    p.write(
+        "package.json",
+        "{\n  \"scripts\": {\n    \"gen\": \"tsx tools/gen.ts\",\n    \"gen:check\": \"tsx tools/gen.ts --check\"\n  }\n}\n",
+    );
+    p.src().arg("index").assert().success();
+    let incremental = edge_rows(&p);
+    assert!(
+        incremental.contains(&edge("docs/a.md", "tools/gen.ts", "1")),
+        "{incremental:?}"
+    );
+    assert!(
+        !incremental.contains(&edge("docs/a.md", "scripts/gen.ts", "1")),
+        "{incremental:?}"
+    );
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(incremental, edge_rows(&p));
 }
