@@ -1433,13 +1433,9 @@ fn after_package_manager(before: &[u8]) -> bool {
         ("plugin", "disable"),
         ("plugin", "update"),
     ];
-    if !before.ends_with(b" ") {
+    let Some(mut plain) = words_before(before) else {
         return false;
-    }
-    // The words before the name, flags left out, nearest first.
-    let mut plain = before
-        .rsplit(|b| b.is_ascii_whitespace())
-        .filter(|w| !w.is_empty() && !w.starts_with(b"-"));
+    };
     let Some(first) = plain.next() else {
         return false;
     };
@@ -1473,16 +1469,22 @@ fn after_package_manager(before: &[u8]) -> bool {
     false
 }
 
+/// The words before a name that follows a space, flags left out, nearest first.
+fn words_before(before: &[u8]) -> Option<impl Iterator<Item = &[u8]>> {
+    before.ends_with(b" ").then(|| {
+        before
+            .rsplit(|b| b.is_ascii_whitespace())
+            .filter(|w| !w.is_empty() && !w.starts_with(b"-"))
+    })
+}
+
 /// Whether a name right after `before` is a `package.json` script run by name: `npm run x`,
 /// `npm run-script x`, `pnpm run x`, `yarn run x`, `bun run x`, or `pnpm x`, `yarn x` (the
 /// managers that take a script's name as their first word), flags left out.
 fn script_run(before: &[u8]) -> bool {
-    if !before.ends_with(b" ") {
+    let Some(mut words) = words_before(before) else {
         return false;
-    }
-    let mut words = before
-        .rsplit(|b| b.is_ascii_whitespace())
-        .filter(|w| !w.is_empty() && !w.starts_with(b"-"));
+    };
     let Some(first) = words.next() else {
         return false;
     };
