@@ -919,14 +919,15 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     // else's (`hygiene:quick`, an npm script; `docs:update`): a plugin or a folder of commands,
     // never the file of the name. (A file's line, `server.cjs:42`, and a key, `planner: plans`,
     // are not such; nor the middle of `a:b:c`, nor a module's object, `pkg.config:Base`, or
-    // an entry point in data or code, `"cli:main"`.)
+    // an entry point in data or code, `"cli:main"`. A script run by name, `pnpm gen:check`,
+    // is a script's group, decided below.)
     if lang.is_none()
         && !is_data_file
-        && !script_run(&line[..s])
         && line.get(e) == Some(&b':')
         && line.get(e + 1).is_some_and(u8::is_ascii_alphabetic)
         && !word.contains(&b'.')
         && (s == 0 || !matches!(line[s - 1], b':' | b'/' | b'.'))
+        && !script_run(&line[..s])
     {
         cue.bits |= LABEL;
         return cue;

@@ -87,7 +87,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     }
     tree_entries(bytes, path, &mut out);
     capitalized_list_heads(matcher, bytes, &langs, data, &mut out);
-    capitalised_agents(matcher, bytes, &langs, data, &mut out);
+    capitalised_kinds(matcher, bytes, &langs, data, &mut out);
     // A capitalised word heads list items, table cells and titles ("- Status: PASS", "##
     // Evolve Command", "Planner Agent" of another harness) and labels in code spans
     // (`` `Research → Plan → Execute` ``, `## Command: Status`) as a word, not a name: there its
@@ -1056,9 +1056,10 @@ fn capitalized_list_heads(
 }
 
 /// A capitalised word said to be an agent ("Core agent (contracts)", "hand off to the
-/// Frontend agent") is the agent of its lower-case name, however common the word: the matcher
-/// finds only role nouns capitalised (`Planner`), and the kind said after it is the cue.
-fn capitalised_agents(
+/// Frontend agent"), a skill or a command ("Setup skill") is the thing of its lower-case name,
+/// however common the word: the matcher finds only role nouns capitalised (`Planner`), and the
+/// kind said after it is the cue.
+fn capitalised_kinds(
     matcher: &Matcher,
     bytes: &[u8],
     langs: &cue::FileLangs,
@@ -1070,7 +1071,7 @@ fn capitalised_agents(
         return;
     }
     let mut said: Vec<(Mention, Cue)> = Vec::new();
-    for (s, e, lower) in agent_words(bytes) {
+    for (s, e, lower) in kind_words(bytes) {
         let Some(id) = matcher.id_of(&lower) else {
             continue;
         };
@@ -1099,7 +1100,7 @@ fn capitalised_agents(
 /// The kind word is a word of prose (`agent`, `Agents`), not a file's name (`AGENTS.md`). At
 /// a sentence's start a verb of work is an imperative ("Test agent mesh", "Check agent
 /// output"), not the agent `test`.
-fn agent_words(bytes: &[u8]) -> Vec<(usize, usize, String)> {
+fn kind_words(bytes: &[u8]) -> Vec<(usize, usize, String)> {
     let mut out = Vec::new();
     // From each "gent" (agent, Agents, subagent, sub-agent), "kill" (skill) and "ommand"
     // (command): the kind word, then the space. ("the Setup skill" is the skill `setup` as
@@ -3304,7 +3305,7 @@ pub fn generic_path_names(bytes: &[u8], path: &str) -> Vec<String> {
 /// finds.
 pub fn unseen_words(bytes: &[u8], path: &str) -> Vec<String> {
     let mut out: Vec<String> = chained_words(bytes, path);
-    out.extend(agent_words(bytes).into_iter().map(|(_, _, w)| w));
+    out.extend(kind_words(bytes).into_iter().map(|(_, _, w)| w));
     out.extend(folder_link_names(bytes, path));
     out.extend(generic_path_names(bytes, path));
     out.extend(generic_near_words(bytes, path));

@@ -841,9 +841,9 @@ pub fn decide_hinted(
     }
     // Of a thing kept twice, in the project's `.claude/` and as a source copy outside any
     // client's folder (`skills/x/` that an installer copies there; not `.gemini/`, another
-    // client's), the name is the copy the
-    // client loads for this project, unless the writer is inside the source copy's own folder.
-    // (Code reads either copy by its path, and a folder written is either folder: no choice.)
+    // client's), the name is the copy the client loads for this project, unless the writer is
+    // inside the source copy's own folder. (Code reads either copy by its path, and a folder
+    // written is either folder: no choice.)
     if m.via.is_none_or(|v| !v.contains('/'))
         && m.cue & (cue::SOURCE | cue::FOLDER) == 0
         && qualified.len() > 1
@@ -858,7 +858,7 @@ pub fn decide_hinted(
                 && (q.1.starts_with(".claude/")
                     || !q.1.split('/').any(|c| c.starts_with('.'))
                         && plugin_of(q.1, exists).is_none()
-                        && !m.src.starts_with(&format!("{}/", dir_of(q.1))))
+                        && !inside_folder_of(m.src, q.1))
         })
     {
         narrow(&mut qualified, |p| p.starts_with(".claude/"));
