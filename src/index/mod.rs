@@ -186,7 +186,11 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // `.x.yml` in prose is a dotfile; a script folder found through links is the script's.
         // 51: "the Setup skill", "the Review command": a capitalised word said to be a skill or
         // a command is the thing; a script run by name (`pnpm gen`) is the file it runs.
-        "rules": 51,
+        // 52: a name a script runs with options (`cli.js x --choice`), in an argument list,
+        // or after "the CLI", is a program's subcommand; a path through a placeholder is no
+        // moved file; a plugin's path from a root is the plugin's copy; `CLAUDE.md §3` cites
+        // the tree's own.
+        "rules": 52,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -175,6 +175,8 @@ const PATHS: &[&str] = &[
     ".claude/skills/gamma-x/package.json",
     // A prompt named as a skill is: "the gamma-x prompt" picks it.
     ".claude/prompts/gamma-x.md",
+    // A root's file of a path a plugin keeps a copy of (`hooks/guard.sh`).
+    "hooks/guard.sh",
 ];
 
 const WORDS: &[&str] = &[
@@ -264,6 +266,12 @@ const WORDS: &[&str] = &[
     // A script run by name; a capitalised word said to be a skill.
     "\nRun `pnpm gamma-x` first",
     "\nthe Alpha skill and the Beta command",
+    // A subcommand a script runs, a cited section, paths through a placeholder and from a root.
+    "\nnode .claude/app.js gamma-x --choice x",
+    "\nrun(['gamma-x', '--choice'])",
+    "\nPer CLAUDE.md §3 the rule",
+    "\nSave to .claude/runs/{id}/alpha/meta.json",
+    "\nRun `hooks/guard.sh` now",
     // Capitalised words, kinds beside a name, the occurrence that says most, title-case
     // frontmatter names, an installed copy's path.
     "\nWatcher started",

@@ -126,6 +126,10 @@ pub const SCRIPT: u64 = 1 << 47;
 /// group, not the script of the name itself.
 pub const SCRIPT_GROUP: u64 = 1 << 52;
 
+/// Followed by a section sign (`CLAUDE.md §phase control`, "README.md §3"): a section of one
+/// document the writer has at hand, this tree's, not the kind of file any folder keeps.
+pub const SECTION: u64 = 1 << 53;
+
 /// A class used by the name of the module it is reached through (`Agent(…)` after `from
 /// strands import Agent` or `from ..agent import Agent`): where that module is a package
 /// keeping a module of its own name (`agent/agent.py`), that module defines the class.
@@ -1098,6 +1102,21 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     if run_as_program(&line[..a], &line[e..], !template_literal) || shell_command {
         cue.bits |= RUN;
     }
+    // A name followed by a command line's options, run by a script (`workflow_cli.js
+    // spec-review --choice`, `cli.js --root "$PWD" spec-review --choice`) or in a program's
+    // argument list (`['spec-review', '--choice', …]`), is that program's subcommand: the
+    // client's agents, skills and commands are no arguments of a program. Not an option's
+    // value (`--agent reviewer --print`), nor a word after a subcommand (`gsd-tools.cjs
+    // resolve-model gsd-debugger --raw`: the agent whose model it resolves), nor a name that
+    // starts its command ("`register-mcp --force` restores it": the command run with its flag).
+    if a == s
+        && cue.via.is_none()
+        && !option_value_before(&line[..s])
+        && (lang.is_some() && argv_options_after(&line[e..])
+            || options_after(&line[e..]) && subcommand_place(&line[..s]))
+    {
+        cue.bits |= PROGRAM;
+    }
     let prev = last_word(before);
     // A kind in parentheses says it too (`/dead-code-auditor` (sub-agent)).
     let after = trim_decor_start(&line[e..]);
@@ -1148,6 +1167,19 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     if line.get(e) == Some(&b'@') && line.get(e + 1).is_some_and(|b| is_word_byte(*b)) {
         cue.bits |= PROGRAM;
     }
+    // "The CLI `spec-review`": the program's subcommand, not a skill of the name (unless the
+    // words say which kind: "the CLI's `reviewer` agent").
+    let said = line[..a]
+        .iter()
+        .rposition(|b| !matches!(b, b' ' | b'`' | b'"' | b'*' | b':'))
+        .map_or(&line[..0], |i| &line[..=i]);
+    if one_of(last_word(said), &["cli"])
+        && said.len() < a
+        && cue.bits & (SLASH | NAMESPACE) == 0
+        && kinds == 0
+    {
+        cue.bits |= PROGRAM;
+    }
     // "the `e2e` job", "`e2e` and `docker` jobs", "the `hooks` field": a thing of another kind
     // (a CI job, a make target, a flag, a field), named as the words after it say.
     if one_of(next, OTHER_KINDS) || one_of(kind_after_pair(after), OTHER_KINDS) {
@@ -1167,6 +1199,9 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     let any = ["a", "an", "any", "each", "every"];
     if one_of(prev, &["global", "user-level"]) {
         cue.bits |= GLOBAL;
+    }
+    if section_after(&line[e..]) {
+        cue.bits |= SECTION;
     }
     if someones || one_of(prev, &whose) {
         cue.bits |= ANY | OTHERS;
@@ -1497,6 +1532,93 @@ fn script_run(before: &[u8]) -> bool {
         && words
             .next()
             .is_some_and(|w| tool(w, &["npm", "pnpm", "yarn", "bun"]))
+}
+
+/// Whether a section sign follows a name, past its closing code span or quote and spaces.
+fn section_after(after: &[u8]) -> bool {
+    let a = after
+        .strip_prefix(b"`")
+        .or_else(|| after.strip_prefix(b"\""))
+        .unwrap_or(after);
+    a.trim_ascii_start().starts_with("§".as_bytes())
+}
+
+/// Whether a command line's long option follows a word (`` --choice``).
+fn options_after(after: &[u8]) -> bool {
+    after
+        .strip_prefix(b" --")
+        .and_then(|r| r.first())
+        .is_some_and(u8::is_ascii_lowercase)
+}
+
+/// Whether the next string of an argument list is a long option (`', '--choice'`).
+fn argv_options_after(after: &[u8]) -> bool {
+    let Some(q) = after.first().filter(|q| matches!(q, b'\'' | b'"')) else {
+        return false;
+    };
+    let rest = after[1..].strip_prefix(b",").map(<[u8]>::trim_ascii_start);
+    rest.and_then(|r| r.strip_prefix(std::slice::from_ref(q)))
+        .and_then(|r| r.strip_prefix(b"--"))
+        .and_then(|r| r.first())
+        .is_some_and(u8::is_ascii_lowercase)
+}
+
+/// Whether the words before are a script run with its options so far: the name is its
+/// subcommand (`node cli.js spec-review`, `cli.js --root "$PWD" spec-review`).
+fn subcommand_place(before: &[u8]) -> bool {
+    let Some(b) = before.strip_suffix(b" ") else {
+        return false;
+    };
+    let tokens: Vec<&[u8]> = b
+        .split(|c| c.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let mut i = tokens.len();
+    // Options and their values back to the script.
+    while i >= 2 && tokens[i - 2].starts_with(b"--") && !tokens[i - 1].starts_with(b"-") {
+        i -= 2;
+    }
+    while i >= 1 && tokens[i - 1].starts_with(b"--") {
+        i -= 1;
+    }
+    i >= 1 && is_script_path(tokens[i - 1])
+}
+
+/// Whether the word before is an option that takes the name as its value (`--agent reviewer`,
+/// `'--agent', 'reviewer'`, `--agent=reviewer`).
+fn option_value_before(before: &[u8]) -> bool {
+    if before.ends_with(b"=") {
+        return true;
+    }
+    let b = before.trim_ascii_end();
+    let b = b
+        .strip_suffix(b"'")
+        .or_else(|| b.strip_suffix(b"\""))
+        .unwrap_or(b);
+    let b = b.trim_ascii_end();
+    let b = b.strip_suffix(b",").unwrap_or(b).trim_ascii_end();
+    let b = b
+        .strip_suffix(b"'")
+        .or_else(|| b.strip_suffix(b"\""))
+        .unwrap_or(b);
+    let start = b
+        .iter()
+        .rposition(|c| c.is_ascii_whitespace() || matches!(c, b'[' | b'(' | b'\'' | b'"'))
+        .map_or(0, |i| i + 1);
+    b[start..].starts_with(b"-")
+}
+
+/// Whether a word is a script file's path (`utils/cli.js`, `gen.py`), a code span's
+/// opening backtick aside.
+fn is_script_path(w: &[u8]) -> bool {
+    let w = w.strip_prefix(b"`").unwrap_or(w);
+    std::str::from_utf8(w).is_ok_and(|w| {
+        w.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && !stem.ends_with('/')
+                && (is_script_ext(ext) || matches!(ext, "py" | "sh" | "rb"))
+        })
+    })
 }
 
 fn one_of(word: &[u8], words: &[&str]) -> bool {
@@ -3079,6 +3201,58 @@ app.all('/x/:id{/:op}', tally)\n";
         assert!(inside(&spans, at("Message")));
         assert!(!inside(&spans, at("z = 1")));
         assert!(!inside(&spans, at("x = ")));
+    }
+
+    #[test]
+    fn a_section_sign_after_a_name_cites_a_section() {
+        for line in [
+            "Plans follow CLAUDE.md §3.",
+            "See `CLAUDE.md` § Plans.",
+            "(CLAUDE.md §문서 구조)",
+        ] {
+            assert!(has(&cue(line, "CLAUDE.md", "a.md"), SECTION), "{line}");
+        }
+        for line in ["Read CLAUDE.md first.", "CLAUDE.md, § 3 of the guide"] {
+            assert!(!has(&cue(line, "CLAUDE.md", "a.md"), SECTION), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_name_followed_by_a_command_lines_options_in_code_is_a_program() {
+        for (line, path) in [
+            ("node utils/cli.js spec-review --choice x", "a.md"),
+            ("`workflow_cli.js spec-review --choice`", "a.md"),
+            ("run(['spec-review', '--choice', 'x'])", "t.js"),
+            (
+                "help(['--project-id', 'X', 'spec-review', '--help'])",
+                "t.js",
+            ),
+            ("The CLI `spec-review` rejects it.", "a.md"),
+            ("$ node cli.js spec-review --choice x", "a.sh"),
+            ("node cli.js --root \"$PWD\" spec-review --choice x", "a.sh"),
+        ] {
+            assert!(has(&cue(line, "spec-review", path), PROGRAM), "{line}");
+        }
+        for (line, path) in [
+            // Invoked, said in prose, an option's value, the word after an invocation.
+            ("Run `/spec-review --check-upgrade`.", "a.md"),
+            // The command run with its flag, its slash left out, in prose, a shell line or a
+            // program's message.
+            ("Where `spec-review --choice` took over a name", "a.md"),
+            ("spec-review --choice x", "a.sh"),
+            ("print(\"before \" \"spec-review --force\")", "a.py"),
+            ("node gsd-tools.cjs resolve-model spec-review --raw", "a.sh"),
+            ("plan-phase spec-review --gaps handles fixes", "a.md"),
+            ("claude --agent spec-review --print", "a.sh"),
+            ("run(['--skill', 'spec-review', '--fast'])", "t.js"),
+            ("run --skill=spec-review --fast", "a.sh"),
+            ("`/delegate spec-review --fast`", "a.md"),
+            ("Then `spec-review` lints the specs.", "a.md"),
+            ("the CLI's `spec-review` agent", "a.md"),
+            ("the landed CLI (spec-review runbook)", "a.md"),
+        ] {
+            assert!(!has(&cue(line, "spec-review", path), PROGRAM), "{line}");
+        }
     }
 
     fn cue(line: &str, name: &str, path: &str) -> Cue {

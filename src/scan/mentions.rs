@@ -17,7 +17,7 @@ pub fn mentions_in(matcher: &Matcher, bytes: &[u8], path: &str) -> Vec<(Mention,
     let langs = cue::FileLangs::of(path, bytes);
     let data = cue::is_data(path);
     let mut ms = matcher.every_span(bytes);
-    let tails = path_tails(matcher, bytes, &mut ms);
+    let tails = path_tails(matcher, bytes, in_plugins_folder(path), &mut ms);
     ms.sort_by_key(|m| (m.start, m.end));
     if is_manifest(path) {
         ms.retain(|m| !declares_name(bytes, m.start));
@@ -200,8 +200,15 @@ fn extension_braces(matcher: &Matcher, bytes: &[u8], found: &mut Vec<(Mention, C
 /// Adds to `ms` the file name closing each written path in which a shorter path, another
 /// file's whole path, was the longest name found (`templates/claude/agents/x.md` holding
 /// `agents/x.md`), and returns where they are (`cue::TAIL`). Not after `./` or `../`, or at a
-/// path's start, where the name found is the path written.
-fn path_tails(matcher: &Matcher, bytes: &[u8], ms: &mut Vec<Mention>) -> Vec<(usize, u32)> {
+/// path's start, where the name found is the path written: except in a plugin's file
+/// (`plugin`), whose path from a root may lead to the plugin's own copy of the file
+/// (`scan::refs::decide_path`), which the file name then names.
+fn path_tails(
+    matcher: &Matcher,
+    bytes: &[u8],
+    plugin: bool,
+    ms: &mut Vec<Mention>,
+) -> Vec<(usize, u32)> {
     let mut tails = Vec::new();
     for m in ms.iter() {
         let name = matcher.name(m.name);
@@ -214,7 +221,8 @@ fn path_tails(matcher: &Matcher, bytes: &[u8], ms: &mut Vec<Mention>) -> Vec<(us
                 bytes[m.start - 2],
                 b'.' | b'/' | b' ' | b'\t' | b'"' | b'\'' | b'`' | b'('
             );
-        if !folder_before {
+        let path_start = m.start == 0 || !cue::is_path_byte(bytes[m.start - 1]);
+        if !(folder_before || plugin && path_start) {
             continue;
         }
         if let Some(id) = matcher.id_of(base) {
@@ -230,6 +238,16 @@ fn path_tails(matcher: &Matcher, bytes: &[u8], ms: &mut Vec<Mention>) -> Vec<(us
     let at: Vec<(usize, u32)> = tails.iter().map(|t| (t.start, t.name)).collect();
     ms.extend(tails);
     at
+}
+
+/// Whether the file at `path` lies in a marketplace's plugin folder (`plugins/<p>/…`), as far
+/// as its path says.
+fn in_plugins_folder(path: &str) -> bool {
+    let comps: Vec<&str> = path.split('/').collect();
+    comps
+        .iter()
+        .position(|c| *c == "plugins")
+        .is_some_and(|i| comps.len() >= i + 3)
 }
 
 /// Whether the name at `start..end` is a list item all by itself, or with a parenthesis after
@@ -3429,14 +3447,14 @@ mod tests {
                 Some("./templates/claude/agents/aws.md".to_string())
             )]
         );
-        // The name found is the path written: nothing more to ask.
-        for text in [
-            "see agents/aws.md",
-            "[x](./agents/aws.md)",
-            "../agents/aws.md",
-        ] {
+        // The name found is the path written: nothing more to ask, except in a plugin's
+        // file, whose path from a root may lead to the plugin's own copy.
+        for text in ["[x](./agents/aws.md)", "../agents/aws.md"] {
             assert!(tails(text).is_empty(), "{text}");
         }
+        assert_eq!(tails("see agents/aws.md").len(), 1);
+        let outside = found(&names, "see agents/aws.md", "docs/a.md");
+        assert!(outside.iter().all(|(_, _, bits, _)| bits & cue::TAIL == 0));
     }
 
     #[test]

@@ -1367,8 +1367,9 @@ fn bare_kind(
         // So do the files that define a folder (`index.js`, `__init__.py`): the root's is one
         // of many.
         let any_level = is_client_file(base) || super::names::defines_folder(base);
-        // In a user's own client folder, "the global `CLAUDE.md`" is this root's.
-        let root = cue & cue::ROOT != 0
+        // In a user's own client folder, "the global `CLAUDE.md`" is this root's; a section
+        // cited (`CLAUDE.md §3`) is of a document at hand, the tree's own.
+        let root = cue & (cue::ROOT | cue::SECTION) != 0
             || cue & cue::GLOBAL != 0 && (tree.root_is_client || tree.root_is_home);
         if !path.contains('/')
             && any_level
@@ -2686,6 +2687,16 @@ fn decide_path(
         // `./dir/x` in a prompt is as often from the project's root, where the client runs, as
         // from the file's folder (a Markdown link's is the file's: tried first). A lone
         // `./x.sh` is the nearest file of the name, as a file name is.
+        // A plugin is installed alone: a path its files write from a root
+        // (`exists('scripts/x.js')` in its own scripts) is the plugin's file where it holds one
+        // (a folder there is probed as written, below).
+        // (Not one a variable says is the project's: `$CLAUDE_PROJECT_DIR/scripts/x.sh`.)
+        if !relative && !import && comps.len() >= 2 && expanded.is_none() {
+            let own = plugin_of(m.src, exists).and_then(|p| join_normal(p, via));
+            if let Some(p) = own.filter(|p| exists.at(p) == OnDisk::File) {
+                exact.push(p);
+            }
+        }
         if !relative || via.starts_with("./") && comps.len() >= 2 {
             exact.push(comps.join("/"));
         }
@@ -2777,7 +2788,7 @@ fn decide_path(
                 .is_some_and(|(_, p)| {
                     token
                         .strip_suffix(*p)
-                        .is_some_and(|head| head.ends_with('/'))
+                        .is_some_and(|head| head.is_empty() || head.ends_with('/'))
                 });
             if own {
                 return Decision::Weak;
@@ -2935,12 +2946,15 @@ fn decide_path(
             .chain(std::iter::once(&from_root))
             .any(|p| !p.is_empty() && exists.at(p) == OnDisk::Dir)
     };
+    // (A placeholder among its folders, `kaola-workflow/{project}/.cache/x.md`, makes it a
+    // pattern of files a run writes, not a moved file's old path.)
     if qualified.is_empty()
         && !outside
         && !import
         && comps.len() >= 2
         && last_distinctive
         && path_shaped
+        && !comps.iter().any(|c| placeholder(c).is_some())
         && !to_folder()
     {
         let first = comps[0];
@@ -5765,6 +5779,8 @@ mod tests {
     fn a_root_instruction_file_is_named_bare_only_beside_it() {
         let c = ["CLAUDE.md"];
         assert_eq!(d("skills/x/a.md", "CLAUDE.md", 0, None, &c), Decision::Weak);
+        // A section of it cited (`CLAUDE.md §3`) is of the document at hand, the root's.
+        assert!(edge_to(d("skills/x/a.md", "CLAUDE.md", cue::SECTION, None, &c)).is_some());
         assert!(edge_to(d("README.md", "CLAUDE.md", 0, None, &c)).is_some());
         assert!(edge_to(d(
             "skills/x/a.md",
@@ -6613,6 +6629,12 @@ mod tests {
             d("a.md", "systematic-debugging", 0, Some(v), &s),
             Decision::Weak
         );
+        // Nor through a placeholder: a pattern of files a run writes, not a moved file.
+        let v = "skills/{run}/systematic-debugging";
+        assert_eq!(
+            d("a.md", "systematic-debugging", 0, Some(v), &s),
+            Decision::Weak
+        );
         // An absolute import reaches a module only from a folder on the path: not from a
         // folder inside a package.
         let g = ["test/dtracedata/gc.py"];
@@ -6651,6 +6673,20 @@ mod tests {
             edge_to(d_with("plugins/p/c/go.md", "run.sh", 0, v, &sh, &manifest)).map(|e| e.0),
             Some(2)
         );
+        // A path written from a root in a plugin's own file is the plugin's, where it keeps
+        // one: installed alone, the plugin is its root. (Not the root's copy of that path.)
+        let root_copy = ["scripts/run.sh"];
+        let plugin_copy = [
+            "plugins/p/scripts/run.sh",
+            "plugins/p/.claude-plugin/plugin.json",
+        ];
+        let v = Some("scripts/run.sh");
+        let lit = cue::LITERAL | cue::SOURCE;
+        let check = "plugins/p/scripts/check.js";
+        let written = d_with(check, "scripts/run.sh", lit, v, &root_copy, &plugin_copy);
+        assert_eq!(written, Decision::Weak);
+        let alone = d_with(check, "scripts/run.sh", lit, v, &root_copy, &manifest);
+        assert!(edge_to(alone).is_some());
         // A path to an existing folder names the folder, not a file with its name elsewhere.
         let t = ["plugins/b/skills/t/resources/unit-testing.md"];
         let folder = ["plugins/unit-testing/README.md"];

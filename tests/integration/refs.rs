@@ -1509,3 +1509,113 @@ fn a_script_run_by_name_is_the_file_its_command_runs_and_a_capitalised_kind_name
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(incremental, edge_rows(&p));
 }
+
+#[test]
+fn a_name_run_with_options_is_a_programs_subcommand_a_cited_section_is_the_trees_and_paths_lead_where_written(
+) {
+    let p = Project::empty();
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"**\"]\n  exclude: [\".src/**\"]\n",
+    );
+    p.write(
+        "skills/spec-review/SKILL.md",
+        "---\nname: spec-review\ndescription: lints specs\n---\nBody.\n",
+    );
+    p.write("utils/cli.js", "// the workflow CLI\n");
+    p.write(
+        "docs/a.md",
+        "Run `/spec-review` weekly.\n\
+         Approve with `spec-review --choice approve`.\n\
+         node utils/cli.js spec-review --choice x\n\
+         The CLI `spec-review` rejects it.\n\
+         Then `spec-review` lints the specs.\n",
+    );
+    p.write(
+        "tests/cli.test.js",
+        "run(['spec-review', '--choice', 'x'])\nrun(['--skill', 'spec-review', '--fast'])\n",
+    );
+    p.write(
+        "agents/docs-lookup.md",
+        "---\nname: docs-lookup\n---\nLooks up docs.\n",
+    );
+    p.write("runs/README.md", "Runs land here.\n");
+    p.write(
+        "commands/research.md",
+        "Save to runs/{project}/.cache/docs-lookup.md.\nOr runs/old/agents/docs-lookup.md.\n",
+    );
+    p.write("CLAUDE.md", "# Rules\n## 3. Plans\n");
+    p.write(
+        "docs/plans.md",
+        "Plans follow CLAUDE.md §3.\nRead CLAUDE.md first.\nSee `CLAUDE.md` § Plans.\n",
+    );
+    p.write("scripts/sink.js", "// root copy\n");
+    p.write(
+        "plugins/kw/scripts/check.js",
+        "assert(exists('scripts/sink.js'))\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edge_rows(&p);
+    let skill = "skills/spec-review/SKILL.md";
+    for (src, dst, line) in [
+        ("docs/a.md", skill, "1"),
+        ("docs/a.md", skill, "5"),
+        // An option's value is the thing the option names.
+        ("tests/cli.test.js", skill, "2"),
+        // A moved file's old path still names it.
+        ("commands/research.md", "agents/docs-lookup.md", "2"),
+        // A section cited is of the document at hand.
+        ("docs/plans.md", "CLAUDE.md", "1"),
+        ("docs/plans.md", "CLAUDE.md", "3"),
+    ] {
+        assert!(
+            full.contains(&edge(src, dst, line)),
+            "{src}:{line} -> {dst}: {full:?}"
+        );
+    }
+    for (src, dst, line) in [
+        ("docs/a.md", skill, "2"),
+        ("docs/a.md", skill, "3"),
+        ("docs/a.md", skill, "4"),
+        ("tests/cli.test.js", skill, "1"),
+        // A path through a placeholder is an output a run writes.
+        ("commands/research.md", "agents/docs-lookup.md", "1"),
+        // The client's instruction file by its name alone: any folder's.
+        ("docs/plans.md", "CLAUDE.md", "2"),
+    ] {
+        assert!(
+            !full.contains(&edge(src, dst, line)),
+            "{src}:{line} -> {dst}: {full:?}"
+        );
+    }
+    // Without a copy of its own, the plugin's script checks the root's (once: its file name
+    // is asked, and names the file the whole path does); with one, not.
+    let checks = |rows: &[Vec<String>]| {
+        rows.iter()
+            .filter(|r| r[0] == "plugins/kw/scripts/check.js")
+            .count()
+    };
+    assert!(
+        full.contains(&edge("plugins/kw/scripts/check.js", "scripts/sink.js", "1")),
+        "{full:?}"
+    );
+    assert_eq!(checks(&full), 1, "{full:?}");
+    p.write("plugins/kw/scripts/sink.js", "// the plugin's copy\n");
+    p.src().arg("index").assert().success();
+    let incremental = edge_rows(&p);
+    assert!(
+        !incremental.contains(&edge("plugins/kw/scripts/check.js", "scripts/sink.js", "1")),
+        "{incremental:?}"
+    );
+    assert!(
+        incremental.contains(&edge(
+            "plugins/kw/scripts/check.js",
+            "plugins/kw/scripts/sink.js",
+            "1"
+        )),
+        "{incremental:?}"
+    );
+    assert_eq!(checks(&incremental), 1, "{incremental:?}");
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edge_rows(&p));
+}

@@ -152,6 +152,16 @@ impl NameDelta {
                     package_names.insert(dir.rsplit('/').next().unwrap_or(dir).to_string());
                 }
             }
+            // A written path leads to the file there before any bearer of the name it holds
+            // (`scan::refs::decide_path`: `scripts/x.js` in a plugin's script is the plugin's
+            // copy): a file coming or going under a longer path decides anew the mentions of
+            // every shorter path it ends in.
+            let arriving = plan.added.iter().map(|e| e.path.as_str());
+            for p in arriving.chain(plan.removed.iter().map(|(_, p)| p.as_str())) {
+                for (i, _) in p.match_indices('/') {
+                    package_names.insert(p[i + 1..].to_string());
+                }
+            }
             let gone_dirs = gone.iter().map(String::as_str).filter_map(marked_folder);
             // A plugin's manifest read again may declare another name, which its things are
             // invoked by (`scan::refs::plugin_named`): the names under it are decided anew.
