@@ -189,8 +189,9 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // 52: a name a script runs with options (`cli.js x --choice`), in an argument list,
         // or after "the CLI", is a program's subcommand; a path through a placeholder is no
         // moved file; a plugin's path from a root is the plugin's copy; `CLAUDE.md §3` cites
-        // the tree's own.
-        "rules": 52,
+        // the tree's own. 53: a line naming a copy's plugin is decided by that line, not by
+        // the decision a file's other line made for the name.
+        "rules": 53,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

@@ -175,8 +175,6 @@ const PATHS: &[&str] = &[
     ".claude/skills/gamma-x/package.json",
     // A prompt named as a skill is: "the gamma-x prompt" picks it.
     ".claude/prompts/gamma-x.md",
-    // A root's file of a path a plugin keeps a copy of (`hooks/guard.sh`).
-    "hooks/guard.sh",
 ];
 
 const WORDS: &[&str] = &[
@@ -266,7 +264,8 @@ const WORDS: &[&str] = &[
     // A script run by name; a capitalised word said to be a skill.
     "\nRun `pnpm gamma-x` first",
     "\nthe Alpha skill and the Beta command",
-    // A subcommand a script runs, a cited section, paths through a placeholder and from a root.
+    // A subcommand a script runs, a cited section, paths through a placeholder and from a
+    // root (in a plugin's file, its own `.claude/plugins/p/hooks/guard.sh`).
     "\nnode .claude/app.js gamma-x --choice x",
     "\nrun(['gamma-x', '--choice'])",
     "\nPer CLAUDE.md §3 the rule",

@@ -833,9 +833,11 @@ pub fn decide_hinted(
         && plugin_of(m.src, exists).is_none()
         && by_folder(m, &qualified).is_none()
         // (A line naming a copy's plugin, by a link into it, means that one or says nothing.)
-        && !qualified.iter().any(|q| {
-            plugin_of(q.1, exists).is_some_and(|pl| m.text.contains(plugin_name(pl)))
-        })
+        && !names_a_bearers_plugin(
+            m.text,
+            &qualified.iter().map(|q| (q.0, q.1)).collect::<Vec<_>>(),
+            exists,
+        )
     {
         narrow(&mut qualified, |p| plugin_of(p, exists).is_none());
     }
@@ -1100,6 +1102,15 @@ fn pick(m: &Mention<'_>, qualified: &[(i64, &str, RefKind)]) -> Decision {
 /// hold one. (The writer's folders, its other evidence, are the file's.)
 pub fn reads_line(d: Decision) -> bool {
     matches!(d, Decision::Tie | Decision::Edge(_, Resolution::Nearest, _))
+}
+
+/// Whether a line names the plugin of one of the name's `bearers` (a link into it, its
+/// name): of copies kept on their own and in plugins, such a line means that copy or says
+/// nothing, so a file's decision for the name is no answer for it.
+pub fn names_a_bearers_plugin(text: &str, bearers: &[(i64, &str)], disk: &dyn Disk) -> bool {
+    bearers
+        .iter()
+        .any(|(_, p)| plugin_of(p, disk).is_some_and(|pl| text.contains(plugin_name(pl))))
 }
 
 /// Whether a line holds a URL, whose folders `by_folder` reads.

@@ -1619,3 +1619,38 @@ fn a_name_run_with_options_is_a_programs_subcommand_a_cited_section_is_the_trees
     p.src().args(["index", "--full"]).assert().success();
     assert_eq!(incremental, edge_rows(&p));
 }
+
+#[test]
+fn a_line_naming_a_copys_plugin_is_decided_by_that_line_not_by_the_files_other_lines() {
+    let p = Project::empty();
+    p.write(
+        ".src/config.yaml",
+        "scope:\n  include: [\"**\"]\n  exclude: [\".src/**\"]\n",
+    );
+    p.write("commands/workflow-next.md", "# next\n");
+    p.write("plugins/gl/commands/workflow-next.md", "# next, for gl\n");
+    p.write(
+        "docs/plan.md",
+        "Task 1: `commands/workflow-next.md` (GitHub workflow-next).\n\
+         Task 3: `plugins/gl/commands/workflow-next.md` (gl workflow-next).\n",
+    );
+    p.src().args(["index", "--full"]).assert().success();
+    let full = edge_rows(&p);
+    // Written outside any plugin, the bare name is the tree's own copy...
+    assert!(
+        full.contains(&edge("docs/plan.md", "commands/workflow-next.md", "1")),
+        "{full:?}"
+    );
+    // ...except on a line that names the plugin's copy, whatever the file's other lines say.
+    assert!(
+        !full.contains(&edge("docs/plan.md", "commands/workflow-next.md", "2")),
+        "{full:?}"
+    );
+    // Decided again alone (a manifest's change re-decides names written through bare
+    // paths), the line gives the same answer.
+    p.write("package.json", "{\"name\": \"kit\"}\n");
+    p.src().arg("index").assert().success();
+    let incremental = edge_rows(&p);
+    p.src().args(["index", "--full"]).assert().success();
+    assert_eq!(incremental, edge_rows(&p));
+}

@@ -128,12 +128,21 @@ impl<'b> Resolver<'b> {
             // (A tie or a nearest pick is decided by the line where it holds a URL: such a line
             // is decided alone, `refs::reads_line`.)
             let url = crate::scan::refs::has_url(&m.text);
-            let key = (m.name.as_str(), m.cue, m.via.as_deref(), statement, url);
+            // (So is the choice between a thing's own copy and a plugin's by a line that names
+            // the plugin.)
+            let plugin = m.via.is_none() && self.names_a_bearers_plugin(&m.name, &m.text);
+            let key = (
+                m.name.as_str(),
+                m.cue,
+                m.via.as_deref(),
+                statement,
+                url || plugin,
+            );
             let d = match done.get(&key) {
                 Some(d)
                     // (A subcommand is decided by the invocation on its line.)
                     if m.cue & (crate::scan::cue::FROM_PACKAGE | crate::scan::cue::ARG) == 0
-                        && !(url && crate::scan::refs::reads_line(*d)) =>
+                        && !((url || plugin) && crate::scan::refs::reads_line(*d)) =>
                 {
                     *d
                 }
@@ -152,6 +161,23 @@ impl<'b> Resolver<'b> {
                 _ => None,
             };
         }
+    }
+
+    /// `refs::names_a_bearers_plugin` for the bearers of `name`: asked of a name few files
+    /// bear, which a file keeps on its own and in plugins.
+    fn names_a_bearers_plugin(&self, name: &str, text: &str) -> bool {
+        let Some(ids) = self.bearers.by_name.get(name) else {
+            return false;
+        };
+        if ids.len() < 2 || ids.len() > MANY_BEARERS || name.contains('.') {
+            return false;
+        }
+        let paths = &self.bearers.paths;
+        let with_paths: Vec<(i64, &str)> = ids
+            .iter()
+            .filter_map(|b| paths.get(b).map(|p| (*b, p.as_str())))
+            .collect();
+        crate::scan::refs::names_a_bearers_plugin(text, &with_paths, self)
     }
 
     /// `refs::twin` of an edge into `dst` by `name`.
