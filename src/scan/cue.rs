@@ -3218,7 +3218,7 @@ app.all('/x/:id{/:op}', tally)\n";
     }
 
     #[test]
-    fn a_name_followed_by_a_command_lines_options_in_code_is_a_program() {
+    fn a_name_a_script_runs_with_options_is_its_subcommand() {
         for (line, path) in [
             ("node utils/cli.js spec-review --choice x", "a.md"),
             ("`workflow_cli.js spec-review --choice`", "a.md"),
@@ -3234,10 +3234,10 @@ app.all('/x/:id{/:op}', tally)\n";
             assert!(has(&cue(line, "spec-review", path), PROGRAM), "{line}");
         }
         for (line, path) in [
-            // Invoked, said in prose, an option's value, the word after an invocation.
+            // Invoked; run with its flag, its slash left out (in prose, a shell line or a
+            // program's message); a word after a subcommand; an option's value; the word after
+            // an invocation; no options; the CLI's thing of a kind.
             ("Run `/spec-review --check-upgrade`.", "a.md"),
-            // The command run with its flag, its slash left out, in prose, a shell line or a
-            // program's message.
             ("Where `spec-review --choice` took over a name", "a.md"),
             ("spec-review --choice x", "a.sh"),
             ("print(\"before \" \"spec-review --force\")", "a.py"),
