@@ -1163,8 +1163,20 @@ pub fn cue_in(hay: &[u8], s: usize, e: usize, lang: Option<Lang>, is_data_file: 
     ) {
         cue.bits |= PROGRAM;
     }
-    // `name@marketplace`: a plugin as the client installs it, not an agent, skill or command.
-    if line.get(e) == Some(&b'@') && line.get(e + 1).is_some_and(|b| is_word_byte(*b)) {
+    // `name@marketplace`: a plugin as the client installs it, not an agent, skill or command;
+    // `name@1.0.0`, a package at a version. (Unless a key says which kind of thing is at that
+    // version: `"prompt_version": "survival-classifier@1.0"`.)
+    let versioned_kind = || {
+        key.is_some_and(|k| {
+            last_word(k)
+                .split(|b| matches!(b, b'_' | b'-'))
+                .any(|w| one_of(w, &["prompt", "skill", "agent", "command", "template"]))
+        })
+    };
+    if line.get(e) == Some(&b'@')
+        && line.get(e + 1).is_some_and(|b| is_word_byte(*b))
+        && !(line.get(e + 1).is_some_and(u8::is_ascii_digit) && versioned_kind())
+    {
         cue.bits |= PROGRAM;
     }
     // "The CLI `spec-review`": the program's subcommand, not a skill of the name (unless the
@@ -3897,6 +3909,13 @@ app.all('/x/:id{/:op}', tally)\n";
         assert!(!has(&cue("run rdkit first", "rdkit", "a.md"), PROGRAM));
         let install = "/plugin install compliance-checker@market";
         assert!(has(&cue(install, "compliance-checker", "a.md"), PROGRAM));
+        // At a version, a package, unless a key says the kind: a prompt's version in a record.
+        let record = r#"{"prompt_version": "compliance-checker@1.0", "stage": "plan"}"#;
+        assert!(!has(&cue(record, "compliance-checker", "a.jsonl"), PROGRAM));
+        let package = "installPackages(['compliance-checker@1.0.0'])";
+        assert!(has(&cue(package, "compliance-checker", "a.ts"), PROGRAM));
+        let measured = r#""measured_against": "compliance-checker@4.0 (PNG)""#;
+        assert!(has(&cue(measured, "compliance-checker", "a.json"), PROGRAM));
     }
 
     #[test]

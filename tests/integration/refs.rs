@@ -1546,6 +1546,15 @@ fn a_name_run_with_options_is_a_programs_subcommand_a_cited_section_is_the_trees
     );
     p.write("CLAUDE.md", "# Rules\n## 3. Plans\n");
     p.write(
+        "commands/_prompts/survival-classifier.md",
+        "Classify survival.\n",
+    );
+    p.write(
+        "docs/survival.jsonl",
+        "{\"prompt_version\": \"survival-classifier@1.0\", \"outcome\": \"addressed\"}\n\
+         {\"install\": \"/plugin install survival-classifier@market\"}\n",
+    );
+    p.write(
         "docs/plans.md",
         "Plans follow CLAUDE.md §3.\nRead CLAUDE.md first.\nSee `CLAUDE.md` § Plans.\n",
     );
@@ -1564,6 +1573,12 @@ fn a_name_run_with_options_is_a_programs_subcommand_a_cited_section_is_the_trees
         ("tests/cli.test.js", skill, "2"),
         // A moved file's old path still names it.
         ("commands/research.md", "agents/docs-lookup.md", "2"),
+        // A thing at a version is the thing.
+        (
+            "docs/survival.jsonl",
+            "commands/_prompts/survival-classifier.md",
+            "1",
+        ),
         // A section cited is of the document at hand.
         ("docs/plans.md", "CLAUDE.md", "1"),
         ("docs/plans.md", "CLAUDE.md", "3"),
@@ -1580,6 +1595,12 @@ fn a_name_run_with_options_is_a_programs_subcommand_a_cited_section_is_the_trees
         ("tests/cli.test.js", skill, "1"),
         // A path through a placeholder is an output a run writes.
         ("commands/research.md", "agents/docs-lookup.md", "1"),
+        // A plugin installed from a marketplace is no thing of the tree.
+        (
+            "docs/survival.jsonl",
+            "commands/_prompts/survival-classifier.md",
+            "2",
+        ),
         // The client's instruction file by its name alone: any folder's.
         ("docs/plans.md", "CLAUDE.md", "2"),
     ] {
