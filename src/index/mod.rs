@@ -191,8 +191,9 @@ pub fn fingerprint(config: &crate::config::Config, root: &std::path::Path) -> St
         // moved file; a plugin's path from a root is the plugin's copy; `CLAUDE.md §3` cites
         // the tree's own. 53: a line naming a copy's plugin is decided by that line, not by
         // the decision a file's other line made for the name. 54: `name@1.0` is the thing at a
-        // version, not a plugin installed from a marketplace.
-        "rules": 54,
+        // version, not a plugin installed from a marketplace. 55: keys that say the kind in
+        // camel case (`agentType:`, `commandName:`).
+        "rules": 55,
     });
     blake3::hash(basis.to_string().as_bytes()).to_hex()[..16].to_string()
 }

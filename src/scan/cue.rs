@@ -446,12 +446,18 @@ const ENTITY_WORDS: &[(&str, u64)] = &[
     ("subagents", AS_AGENT),
     ("sub-agent", AS_AGENT),
     ("sub-agents", AS_AGENT),
-    // Keys that take an agent's name (`subagent_type='planner'`).
+    // Keys that take an agent's name (`subagent_type='planner'`), also in camel case
+    // (`{ agentType: "p:reviewer" }`).
     ("subagent_type", AS_AGENT),
     ("agent_type", AS_AGENT),
     ("agent_name", AS_AGENT),
     ("skill_name", AS_SKILL),
     ("command_name", AS_COMMAND),
+    ("subagentType", AS_AGENT),
+    ("agentType", AS_AGENT),
+    ("agentName", AS_AGENT),
+    ("skillName", AS_SKILL),
+    ("commandName", AS_COMMAND),
     ("skill", AS_SKILL),
     ("skills", AS_SKILL),
     ("command", AS_COMMAND),
@@ -515,6 +521,11 @@ const KEY_WORDS: &[&str] = &[
     "agent_name",
     "skill_name",
     "command_name",
+    "subagentType",
+    "agentType",
+    "agentName",
+    "skillName",
+    "commandName",
     "skill",
     "skills",
     "command",
@@ -3967,6 +3978,11 @@ app.all('/x/:id{/:op}', tally)\n";
         ));
         assert!(has(&cue("agent: analyst", "analyst", "a.md"), KEY));
         assert!(!has(&cue("status: analyst", "analyst", "a.md"), KEY));
+        // The same keys in camel case, saying the kind.
+        let spawn = "{ agentType: \"p:analyst\", prompt }";
+        assert!(has(&cue(spawn, "analyst", "a.md"), KEY | AS_AGENT));
+        let run = "commandName: 'analyst',";
+        assert!(has(&cue(run, "analyst", "a.ts"), KEY | AS_COMMAND));
         assert!(has(
             &cue("- **startup-x** - what", "startup-x", "a.md"),
             LIST

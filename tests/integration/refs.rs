@@ -1549,6 +1549,16 @@ fn a_name_run_with_options_is_a_programs_subcommand_a_cited_section_is_the_trees
         "commands/_prompts/survival-classifier.md",
         "Classify survival.\n",
     );
+    // A skill and an agent of one name: a key that says the kind picks one.
+    p.write(
+        "agents/judge-x.md",
+        "---\nname: judge-x\ndescription: judges\ntools: Read\n---\nBody.\n",
+    );
+    p.write(
+        "skills/judge-x/SKILL.md",
+        "---\nname: judge-x\ndescription: judging\n---\nBody.\n",
+    );
+    p.write("docs/spawn.md", "{ agentType: \"judge-x\", prompt }\n");
     p.write(
         "docs/survival.jsonl",
         "{\"prompt_version\": \"survival-classifier@1.0\", \"outcome\": \"addressed\"}\n\
@@ -1573,6 +1583,8 @@ fn a_name_run_with_options_is_a_programs_subcommand_a_cited_section_is_the_trees
         ("tests/cli.test.js", skill, "2"),
         // A moved file's old path still names it.
         ("commands/research.md", "agents/docs-lookup.md", "2"),
+        // A key in camel case that says the kind picks the thing of that kind.
+        ("docs/spawn.md", "agents/judge-x.md", "1"),
         // A thing at a version is the thing.
         (
             "docs/survival.jsonl",
