@@ -241,13 +241,9 @@ fn path_tails(
 }
 
 /// Whether the file at `path` lies in a marketplace's plugin folder (`plugins/<p>/…`), as far
-/// as its path says.
+/// as its path says (`refs::plugin_of` asking nothing of the disk: no I/O here).
 fn in_plugins_folder(path: &str) -> bool {
-    let comps: Vec<&str> = path.split('/').collect();
-    comps
-        .iter()
-        .position(|c| *c == "plugins")
-        .is_some_and(|i| comps.len() >= i + 3)
+    super::refs::plugin_of(path, &|_: &str| super::refs::OnDisk::Missing).is_some()
 }
 
 /// Whether the name at `start..end` is a list item all by itself, or with a parenthesis after

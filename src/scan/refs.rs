@@ -833,11 +833,7 @@ pub fn decide_hinted(
         && plugin_of(m.src, exists).is_none()
         && by_folder(m, &qualified).is_none()
         // (A line naming a copy's plugin, by a link into it, means that one or says nothing.)
-        && !names_a_bearers_plugin(
-            m.text,
-            &qualified.iter().map(|q| (q.0, q.1)).collect::<Vec<_>>(),
-            exists,
-        )
+        && !names_a_bearers_plugin(m.text, qualified.iter().map(|q| q.1), exists)
     {
         narrow(&mut qualified, |p| plugin_of(p, exists).is_none());
     }
@@ -1104,13 +1100,15 @@ pub fn reads_line(d: Decision) -> bool {
     matches!(d, Decision::Tie | Decision::Edge(_, Resolution::Nearest, _))
 }
 
-/// Whether a line names the plugin of one of the name's `bearers` (a link into it, its
+/// Whether a line names the plugin of one of the name's bearers' paths (a link into it, its
 /// name): of copies kept on their own and in plugins, such a line means that copy or says
 /// nothing, so a file's decision for the name is no answer for it.
-pub fn names_a_bearers_plugin(text: &str, bearers: &[(i64, &str)], disk: &dyn Disk) -> bool {
-    bearers
-        .iter()
-        .any(|(_, p)| plugin_of(p, disk).is_some_and(|pl| text.contains(plugin_name(pl))))
+pub fn names_a_bearers_plugin<'p>(
+    text: &str,
+    mut bearers: impl Iterator<Item = &'p str>,
+    disk: &dyn Disk,
+) -> bool {
+    bearers.any(|p| plugin_of(p, disk).is_some_and(|pl| text.contains(plugin_name(pl))))
 }
 
 /// Whether a line holds a URL, whose folders `by_folder` reads.

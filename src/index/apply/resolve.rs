@@ -172,12 +172,10 @@ impl<'b> Resolver<'b> {
         if ids.len() < 2 || ids.len() > MANY_BEARERS || name.contains('.') {
             return false;
         }
-        let paths = &self.bearers.paths;
-        let with_paths: Vec<(i64, &str)> = ids
+        let paths = ids
             .iter()
-            .filter_map(|b| paths.get(b).map(|p| (*b, p.as_str())))
-            .collect();
-        crate::scan::refs::names_a_bearers_plugin(text, &with_paths, self)
+            .filter_map(|b| self.bearers.paths.get(b).map(String::as_str));
+        crate::scan::refs::names_a_bearers_plugin(text, paths, self)
     }
 
     /// `refs::twin` of an edge into `dst` by `name`.
